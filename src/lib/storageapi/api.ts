@@ -144,6 +144,14 @@ export interface MetricRow {
   readonly labels: Labels;
   readonly timestamp: number;
   readonly value: number;
+  /**
+   * rawKey, when set, identifies this row's label set exactly as the sender spelled it (for
+   * example the text before the value in a Prometheus text line, followed by any extra labels the
+   * insert path added). Two different label sets never share a rawKey; the same label set may have
+   * several. Storage may cache rawKey → series to skip sorting and canonicalising labels on the
+   * hot path. Leave it undefined when unsure.
+   */
+  readonly rawKey?: string;
 }
 
 /** Inserter is the write side. */

@@ -69,10 +69,18 @@ export function sizeFlag(name: string, defaultText: string, help: string, o?: Fl
 }
 
 /** arrayFlag takes comma-separated values and/or repeated occurrences; quoted elements may hold commas. */
-export function arrayFlag(name: string, help: string, o?: FlagOptions & { readonly defaultValue?: readonly string[] }): Flag<readonly string[]> {
+export function arrayFlag(
+  name: string,
+  help: string,
+  o?: FlagOptions & { readonly defaultValue?: readonly string[]; readonly validate?: (element: string) => void },
+): Flag<readonly string[]> {
+  const validate = o?.validate;
   return (o?.set ?? defaultFlagSet).register<readonly string[]>({
     name, kind: 'array', help, defaultValue: o?.defaultValue ?? [], ...traits(name, o),
-    parse: arrayParse((s) => s),
+    parse: arrayParse((s) => {
+      validate?.(s);
+      return s;
+    }),
     format: (v) => v.join(','),
   });
 }

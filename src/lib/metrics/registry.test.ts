@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { counter, gauge, registerProcessMetrics, writeMetrics } from './registry.ts';
+
+describe('process registry', () => {
+  it('renders process, version and component metrics in the text format', async () => {
+    registerProcessMetrics('tsdb', { version: '1.2.3', gitSha: 'abc' });
+    counter('tsdb_test_rows_total', 'rows', ['type']).inc({ type: 'influx' }, 3);
+    gauge('tsdb_test_parts', 'parts', [], (g) => g.set(7));
+    const text = await writeMetrics();
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_open_fds', 'process_start_time_seconds', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+      expect(text).toContain(`\n${name} `);
+    }
+    expect(text).toContain('tsdb_app_version{version="tsdb-1.2.3-abc",short_version="1.2.3"} 1');
+    expect(text).toContain('tsdb_test_rows_total{type="influx"} 3');
+    expect(text).toContain('tsdb_test_parts 7');
+  });
+
+  it('returns the same metric when declared twice, and refuses a type change', () => {
+    expect(counter('tsdb_test_twice_total', 'x')).toBe(counter('tsdb_test_twice_total', 'x'));
+    expect(() => gauge('tsdb_test_twice_total', 'x')).toThrow(/already declared as a counter/);
+  });
+});

@@ -1,0 +1,77 @@
+import client from 'prom-client';
+import { type BuildInfo } from '../buildinfo/index.ts';
+
+/**
+ * The process metrics registry. Components declare metrics at the top of the file that updates
+ * them through the helpers below; /metrics and -pushmetrics.url render this one registry.
+ * Declaring the same name twice returns the first declaration (so a module imported by several
+ * components shares its metrics), but only with the same type.
+ */
+export const processRegistry = new client.Registry();
+
+export type Counter<L extends string = string> = client.Counter<L>;
+export type Gauge<L extends string = string> = client.Gauge<L>;
+export type Summary<L extends string = string> = client.Summary<L>;
+export type Histogram<L extends string = string> = client.Histogram<L>;
+
+function existing<T>(name: string, kind: string): T | undefined {
+  const m = processRegistry.getSingleMetric(name) as { type?: string } | undefined;
+  if (m === undefined) return undefined;
+  if (m.type !== kind) throw new Error(`metric ${name} is already declared as a ${String(m.type)}, not a ${kind}`);
+  return m as T;
+}
+
+/** counter declares a monotonically increasing counter; its name must end in _total. */
+export function counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  return existing<Counter<L>>(name, 'counter') ?? new client.Counter<L>({ name, help, labelNames, registers: [processRegistry] });
+}
+
+/**
+ * gauge declares a gauge. With `collect`, the value is read at scrape time (for numbers a pure
+ * module keeps in its own stats object).
+ */
+export function gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], collect?: (g: Gauge<L>) => void | Promise<void>): Gauge<L> {
+  const found = existing<Gauge<L>>(name, 'gauge');
+  if (found !== undefined) return found;
+  return new client.Gauge<L>({
+    name, help, labelNames, registers: [processRegistry],
+    ...(collect === undefined ? {} : { collect(this: Gauge<L>) { return collect(this); } }),
+  });
+}
+
+/** summary declares a summary with quantiles over a sliding 5-minute window. */
+export function summary<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Summary<L> {
+  return existing<Summary<L>>(name, 'summary') ?? new client.Summary<L>({
+    name, help, labelNames, registers: [processRegistry],
+    percentiles: [0.5, 0.9, 0.97, 0.99, 1], maxAgeSeconds: 300, ageBuckets: 5,
+  });
+}
+
+/** histogram declares a histogram with the given bucket bounds (seconds for durations). */
+export function histogram<L extends string = never>(name: string, help: string, buckets: readonly number[], labelNames: readonly L[] = []): Histogram<L> {
+  return existing<Histogram<L>>(name, 'histogram') ?? new client.Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [processRegistry] });
+}
+
+let processMetricsStarted = false;
+
+/**
+ * registerProcessMetrics adds, once per process: CPU, RSS, heap, event-loop lag, open fds and start
+ * time (prom-client's collectors), plus `<prefix>_app_version` and `<prefix>_build_info`.
+ */
+export function registerProcessMetrics(prefix: string, info: BuildInfo): void {
+  if (processMetricsStarted) return;
+  processMetricsStarted = true;
+  client.collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
+  gauge(`${prefix}_app_version`, 'Version of the running binary; the value is always 1', ['version', 'short_version'])
+    .set({ version: `${prefix}-${info.version}-${info.gitSha}`, short_version: info.version }, 1);
+  gauge(`${prefix}_build_info`, 'Build of the running binary; the value is always 1', ['version', 'revision', 'node_version'])
+    .set({ version: info.version, revision: info.gitSha, node_version: process.version }, 1);
+}
+
+/** writeMetrics renders the process registry in the Prometheus text exposition format. */
+export function writeMetrics(): Promise<string> {
+  return processRegistry.metrics();
+}
+
+/** METRICS_CONTENT_TYPE is the content type of writeMetrics output. */
+export const METRICS_CONTENT_TYPE = processRegistry.contentType;

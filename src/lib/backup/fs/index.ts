@@ -1,0 +1,1 @@
+export { FsRemote, type FsRemoteOptions } from './fs-remote.ts';

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { ByteWriter } from './bytes.ts';
+import { decimalExponent, NOT_DECIMAL } from './decimal.ts';
+import { ENC_ZSTD, TS_CONST_DELTA, TS_DELTA_OF_DELTA, decodeTimestamps, encodeTimestamps } from './timestamps.ts';
+import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_FLOAT_XOR, ValueEncoder, decodeValues } from './values.ts';
+import { STALE_NAN, isStaleNaN } from '../../storageapi/stale.ts';
+
+function bitsOf(a: Float64Array): string[] {
+  const u = new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
+  const out: string[] = [];
+  for (let i = 0; i < a.length; i++) out.push(`${u[2 * i + 1]!.toString(16)}:${u[2 * i]!.toString(16)}`);
+  return out;
+}
+
+// JS arrays may canonicalise NaN payloads, so a staleness marker is placed with withStale.
+function withStale(vals: number[], ...staleAt: number[]): Float64Array {
+  const a = Float64Array.from(vals);
+  for (const i of staleAt) a[i] = STALE_NAN;
+  return a;
+}
+
+function roundTripValues(vals: number[] | Float64Array, level = 3): { kind: number; bytes: number; out: Float64Array } {
+  const src = Float64Array.from(vals);
+  const w = new ByteWriter();
+  const enc = new ValueEncoder(level).encode(src, 0, src.length, w);
+  const out = new Float64Array(src.length);
+  decodeValues(enc, w.copy(), src.length, out, 0, 'test values');
+  expect(bitsOf(out)).toEqual(bitsOf(src));
+  return { kind: enc & ~ENC_ZSTD, bytes: w.pos, out };
+}
+
+describe('decimalExponent', () => {
+  it('finds the shortest exact decimal or refuses', () => {
+    const f = (v: number, want: number) => expect(decimalExponent(v)).toBe(want);
+    // integers within the mantissa range need no exponent
+    f(0, 0);
+    f(42, 0);
+    f(-7, 0);
+    // short fractions
+    f(0.5, -1);
+    f(12.25, -2);
+    f(-0.001, -3);
+    // huge round numbers use the smallest positive exponent that fits the mantissa
+    f(1e20, 5);
+    f(-3e21, 7);
+    // not representable: noisy fractions, specials, -0
+    f(0.1 + 0.2, NOT_DECIMAL);
+    f(NaN, NOT_DECIMAL);
+    f(Infinity, NOT_DECIMAL);
+    f(-Infinity, NOT_DECIMAL);
+    f(-0, NOT_DECIMAL);
+    f(Number.MAX_VALUE, NOT_DECIMAL);
+    f(5e-324, NOT_DECIMAL);
+  });
+});
+
+describe('ValueEncoder', () => {
+  it('picks an encoding by the shape of the data and round-trips bit-exact', () => {
+    const f = (vals: number[] | Float64Array, wantKind: number) => expect(roundTripValues(vals).kind).toBe(wantKind);
+    // identical bits, including NaN payloads
+    f([5, 5, 5], V_CONST);
+    f(withStale([0, 0], 0, 1), V_CONST);
+    f([1.5], V_CONST);
+    // a steady counter: second differences vanish
+    f(Array.from({ length: 100 }, (_, i) => 1000 + i * 15), V_DECIMAL_DELTA2);
+    // a random walk in cents: plain deltas win
+    f([10.01, 10.03, 9.99, 10.4, 10.38, 10.7, 10.12, 10.2, 10.02], V_DECIMAL_DELTA);
+    // a staleness marker at the end stays an exception of a decimal block
+    f(withStale([1, 2, 3, 4, 5, 6, 7, 0], 7), V_DECIMAL_DELTA2);
+    // mostly noisy floats fall back to XOR
+    f([Math.PI, Math.E, Math.SQRT2, 0.1 + 0.2], V_FLOAT_XOR);
+    f(withStale([NaN, -0, Infinity, -Infinity, 0], 4), V_FLOAT_XOR);
+  });
+
+  it('keeps the staleness marker apart from ordinary NaN', () => {
+    const { out } = roundTripValues(withStale([1, NaN, 2, 3, 4, 5, 6, 7, 8, 0], 9));
+    expect(isStaleNaN(out[9]!)).toBe(true);
+    expect(isStaleNaN(out[1]!)).toBe(false);
+    expect(Number.isNaN(out[1]!)).toBe(true);
+  });
+
+  it('compresses steady counters to well under a byte per sample', () => {
+    const vals = Array.from({ length: 1440 }, (_, i) => 123456 + i * 60);
+    expect(roundTripValues(vals).bytes).toBeLessThan(100);
+  });
+
+  it('works on a slice of a larger array', () => {
+    const src = Float64Array.from([9, 1, 2, 3, 9]);
+    const w = new ByteWriter();
+    const enc = new ValueEncoder(0).encode(src, 1, 4, w);
+    const out = new Float64Array(5);
+    decodeValues(enc, w.copy(), 3, out, 2, 'slice');
+    expect(Array.from(out)).toEqual([0, 0, 1, 2, 3]);
+  });
+});
+
+describe('timestamp encoding', () => {
+  const roundTrip = (ts: number[]): { kind: number; bytes: number } => {
+    const src = Float64Array.from(ts);
+    const w = new ByteWriter();
+    const enc = encodeTimestamps(src, 0, src.length, w, 3);
+    const out = new Float64Array(src.length);
+    decodeTimestamps(enc, w.copy(), src.length, src[0]!, out, 0, 'test timestamps');
+    expect(Array.from(out)).toEqual(ts);
+    return { kind: enc & ~ENC_ZSTD, bytes: w.pos };
+  };
+
+  it('stores regular scrapes as one delta and jitter as delta-of-deltas', () => {
+    const f = (ts: number[], wantKind: number, maxBytes: number) => {
+      const r = roundTrip(ts);
+      expect(r.kind).toBe(wantKind);
+      expect(r.bytes).toBeLessThanOrEqual(maxBytes);
+    };
+    f([1000], TS_CONST_DELTA, 0);
+    f([1000, 61000], TS_CONST_DELTA, 3);
+    f(Array.from({ length: 1440 }, (_, i) => 1.7e12 + i * 60_000), TS_CONST_DELTA, 3);
+    f([-5000, -10, 0, 7, 100_000_000_000], TS_DELTA_OF_DELTA, 20);
+    f(Array.from({ length: 500 }, (_, i) => 1.7e12 + i * 15_000 + (i % 3)), TS_DELTA_OF_DELTA, 200);
+  });
+});

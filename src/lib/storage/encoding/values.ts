@@ -1,0 +1,247 @@
+import { ByteReader, type ByteWriter, varintLen } from './bytes.ts';
+import { decimalExponent, decodeDecimal, NOT_DECIMAL, toMantissa } from './decimal.ts';
+import { ENC_ZSTD } from './timestamps.ts';
+import { decompress, maybeCompress } from './zstd.ts';
+import { CorruptDataError } from '../errors.ts';
+
+// Value encodings (the byte is stored in the block header; ENC_ZSTD is or-ed in when compressed):
+//   V_CONST          8 raw bytes: every value of the block has these exact bits.
+//   V_DECIMAL_DELTA  exponent, exceptions, first mantissa, then zigzag deltas of mantissas.
+//   V_DECIMAL_DELTA2 exponent, exceptions, first mantissa, first delta, then delta-of-deltas
+//                    (counters growing at a steady rate give near-zero second differences).
+//   V_FLOAT_XOR      each value's bits XOR the previous one's, the 8 byte planes transposed so
+//                    zstd sees long runs; used when too many values are not short decimals.
+// Exceptions are values that are no decimal (NaN, staleness markers, ±Inf, -0, long fractions):
+// their raw bits are listed by position and their mantissa slot repeats the previous mantissa,
+// so a staleness marker at the end of a series does not spoil the block's compression.
+
+export const V_CONST = 0;
+export const V_DECIMAL_DELTA = 1;
+export const V_DECIMAL_DELTA2 = 2;
+export const V_FLOAT_XOR = 3;
+
+const MAX_EXCEPTION_SHARE = 0.25;
+
+/** ValueEncoder holds scratch space reused across blocks; one per encoding loop, not shared. */
+export class ValueEncoder {
+  #mantissas = new Float64Array(256);
+  #exceptions: number[] = [];
+  readonly zstdLevel: number;
+
+  /** zstdLevel 0 disables compression. */
+  constructor(zstdLevel: number) {
+    this.zstdLevel = zstdLevel;
+  }
+
+  /** encode appends vals[start..end) (at least one) to w and returns the encoding byte. */
+  encode(vals: Float64Array, start: number, end: number, w: ByteWriter): number {
+    const begin = w.pos;
+    if (allSameBits(vals, start, end)) {
+      writeRawBits(vals, start, w);
+      return V_CONST;
+    }
+    const kind = this.#encodeDecimal(vals, start, end, w) ?? encodeXor(vals, start, end, w);
+    if (this.zstdLevel > 0) {
+      const packed = maybeCompress(w.buf.subarray(begin, w.pos), this.zstdLevel);
+      if (packed) {
+        w.pos = begin;
+        w.writeBytes(packed);
+        return kind | ENC_ZSTD;
+      }
+    }
+    return kind;
+  }
+
+  #encodeDecimal(vals: Float64Array, start: number, end: number, w: ByteWriter): number | undefined {
+    const n = end - start;
+    let exp = NOT_DECIMAL;
+    for (let i = start; i < end; i++) {
+      const e = decimalExponent(vals[i]!);
+      if (e < exp) exp = e;
+    }
+    if (exp === NOT_DECIMAL) return undefined;
+    if (this.#mantissas.length < n) this.#mantissas = new Float64Array(n * 2);
+    const ms = this.#mantissas;
+    const exc = this.#exceptions;
+    exc.length = 0;
+    let prev = 0;
+    for (let i = 0; i < n; i++) {
+      const m = toMantissa(vals[start + i]!, exp);
+      if (m === m) {
+        prev = m;
+      } else {
+        exc.push(i);
+        if (exc.length > n * MAX_EXCEPTION_SHARE) return undefined;
+      }
+      ms[i] = prev;
+    }
+    // Leading exceptions had no previous mantissa: borrow the first real one to keep deltas small.
+    let lead = 0;
+    while (lead < exc.length && exc[lead] === lead) lead++;
+    for (let i = 0; i < lead; i++) ms[i] = ms[lead]!;
+    const useDelta2 = n >= 3 && delta2Cost(ms, n) < deltaCost(ms, n);
+    w.writeVarint(exp);
+    w.writeUvarint(exc.length);
+    let last = 0;
+    for (const i of exc) {
+      w.writeUvarint(i - last);
+      writeRawBits(vals, start + i, w);
+      last = i;
+    }
+    w.writeVarint(ms[0]!);
+    if (useDelta2) {
+      let d = ms[1]! - ms[0]!;
+      w.writeVarint(d);
+      for (let i = 2; i < n; i++) {
+        const di = ms[i]! - ms[i - 1]!;
+        w.writeVarint(di - d);
+        d = di;
+      }
+      return V_DECIMAL_DELTA2;
+    }
+    for (let i = 1; i < n; i++) w.writeVarint(ms[i]! - ms[i - 1]!);
+    return V_DECIMAL_DELTA;
+  }
+}
+
+// Special values (NaN payloads above all) travel as raw 32-bit halves, never through a JS number,
+// so nothing on the way can canonicalise a staleness marker.
+function writeRawBits(vals: Float64Array, i: number, w: ByteWriter): void {
+  const u = new Uint32Array(vals.buffer, vals.byteOffset + i * 8, 2);
+  w.writeU32(u[0]!);
+  w.writeU32(u[1]!);
+}
+
+function allSameBits(vals: Float64Array, start: number, end: number): boolean {
+  const u = new Uint32Array(vals.buffer, vals.byteOffset + start * 8, (end - start) * 2);
+  const lo = u[0]!;
+  const hi = u[1]!;
+  for (let i = 2; i < u.length; i += 2) if (u[i] !== lo || u[i + 1] !== hi) return false;
+  return true;
+}
+
+function deltaCost(ms: Float64Array, n: number): number {
+  let c = 0;
+  for (let i = 1; i < n; i++) c += varintLen(ms[i]! - ms[i - 1]!);
+  return c;
+}
+
+function delta2Cost(ms: Float64Array, n: number): number {
+  let c = 0;
+  let d = ms[1]! - ms[0]!;
+  for (let i = 2; i < n; i++) {
+    const di = ms[i]! - ms[i - 1]!;
+    c += varintLen(di - d);
+    d = di;
+  }
+  return c;
+}
+
+function encodeXor(vals: Float64Array, start: number, end: number, w: ByteWriter): number {
+  const n = end - start;
+  const u = new Uint32Array(vals.buffer, vals.byteOffset + start * 8, n * 2);
+  w.ensure(n * 8);
+  const out = w.buf;
+  const base = w.pos;
+  let plo = 0;
+  let phi = 0;
+  for (let i = 0; i < n; i++) {
+    const lo = u[2 * i]!;
+    const hi = u[2 * i + 1]!;
+    const xl = lo ^ plo;
+    const xh = hi ^ phi;
+    plo = lo;
+    phi = hi;
+    out[base + i] = xl & 0xff;
+    out[base + n + i] = (xl >>> 8) & 0xff;
+    out[base + 2 * n + i] = (xl >>> 16) & 0xff;
+    out[base + 3 * n + i] = xl >>> 24;
+    out[base + 4 * n + i] = xh & 0xff;
+    out[base + 5 * n + i] = (xh >>> 8) & 0xff;
+    out[base + 6 * n + i] = (xh >>> 16) & 0xff;
+    out[base + 7 * n + i] = xh >>> 24;
+  }
+  w.pos = base + 8 * n;
+  return V_FLOAT_XOR;
+}
+
+/**
+ * decodeValues writes n values into out[off..off+n) from a stream made by ValueEncoder.encode.
+ * Throws CorruptDataError naming `what` on malformed input.
+ */
+export function decodeValues(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): void {
+  if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
+  if (enc & ENC_ZSTD) data = decompress(data, n * 17 + 64, what);
+  const r = new ByteReader(data, what);
+  const kind = enc & ~ENC_ZSTD;
+  if (kind === V_CONST) {
+    const lo = r.readU32();
+    const hi = r.readU32();
+    const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+    for (let i = 0; i < n; i++) {
+      u[2 * i] = lo;
+      u[2 * i + 1] = hi;
+    }
+  } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2) {
+    decodeDecimalStream(r, kind === V_DECIMAL_DELTA2, n, out, off);
+  } else if (kind === V_FLOAT_XOR) {
+    decodeXor(r, n, out, off);
+  } else {
+    r.fail(`unknown value encoding ${enc}`);
+  }
+  if (r.remaining() !== 0) r.fail(`${r.remaining()} trailing bytes`);
+}
+
+function decodeDecimalStream(r: ByteReader, delta2: boolean, n: number, out: Float64Array, off: number): void {
+  const exp = r.readVarint();
+  if (exp < -22 || exp > 22) r.fail(`decimal exponent ${exp} out of range`);
+  const excCount = r.readUvarint();
+  if (excCount > n) r.fail(`${excCount} exceptions for ${n} values`);
+  const excPos: number[] = [];
+  const excRaw = new Uint32Array(excCount * 2);
+  let pos = 0;
+  for (let i = 0; i < excCount; i++) {
+    pos += r.readUvarint();
+    if (pos >= n || (i > 0 && pos === excPos[i - 1])) r.fail(`bad exception position ${pos}`);
+    excPos.push(pos);
+    excRaw[2 * i] = r.readU32();
+    excRaw[2 * i + 1] = r.readU32();
+  }
+  let m = r.readVarint();
+  out[off] = decodeDecimal(m, exp);
+  if (n > 1) {
+    let d = delta2 ? r.readVarint() : 0;
+    for (let i = 1; i < n; i++) {
+      if (delta2) {
+        if (i > 1) d += r.readVarint();
+        m += d;
+      } else {
+        m += r.readVarint();
+      }
+      out[off + i] = decodeDecimal(m, exp);
+    }
+  }
+  if (excCount > 0) {
+    const ou = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+    for (let i = 0; i < excCount; i++) {
+      const p = excPos[i]!;
+      ou[2 * p] = excRaw[2 * i]!;
+      ou[2 * p + 1] = excRaw[2 * i + 1]!;
+    }
+  }
+}
+
+function decodeXor(r: ByteReader, n: number, out: Float64Array, off: number): void {
+  const src = r.readBytes(n * 8);
+  const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+  let plo = 0;
+  let phi = 0;
+  for (let i = 0; i < n; i++) {
+    const xl = src[i]! | (src[n + i]! << 8) | (src[2 * n + i]! << 16) | (src[3 * n + i]! << 24);
+    const xh = src[4 * n + i]! | (src[5 * n + i]! << 8) | (src[6 * n + i]! << 16) | (src[7 * n + i]! << 24);
+    plo = (plo ^ xl) >>> 0;
+    phi = (phi ^ xh) >>> 0;
+    u[2 * i] = plo;
+    u[2 * i + 1] = phi;
+  }
+}

@@ -1,0 +1,35 @@
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { CorruptDataError, errorMessage } from '../errors.ts';
+
+// A zstd call costs about 10 µs of fixed overhead, and a frame about 10 bytes, so tiny inputs are
+// stored raw; the caller records in its own header whether the bytes are compressed.
+
+/** MIN_COMPRESS_BYTES is the smallest input worth a zstd frame. */
+export const MIN_COMPRESS_BYTES = 64;
+
+/**
+ * maybeCompress returns zstd(raw) when that saves at least an eighth of the bytes, else
+ * undefined (store raw). level is a zstd level (1 fast … 19 small).
+ */
+export function maybeCompress(raw: Uint8Array, level: number): Uint8Array | undefined {
+  if (raw.length < MIN_COMPRESS_BYTES) return undefined;
+  const out = zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+  return out.length <= raw.length - (raw.length >> 3) ? out : undefined;
+}
+
+/** compress always returns a zstd frame of raw. */
+export function compress(raw: Uint8Array, level: number): Uint8Array {
+  return zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+}
+
+/**
+ * decompress inflates a zstd frame; maxBytes bounds the output so a damaged frame cannot make
+ * us allocate without limit. Throws CorruptDataError naming `what`.
+ */
+export function decompress(frame: Uint8Array, maxBytes: number, what: string): Uint8Array {
+  try {
+    return zstdDecompressSync(frame, { maxOutputLength: Math.max(1, maxBytes) });
+  } catch (err) {
+    throw new CorruptDataError(`cannot decompress ${what}: ${errorMessage(err)}`, { cause: err });
+  }
+}

@@ -1,0 +1,8 @@
+export * from './parse-error.ts';
+export * from './row.ts';
+export * from './float.ts';
+export * from './lines.ts';
+export * from './stream.ts';
+export { LineFailure, fail, isLineFailure, quote } from './line-failure.ts';
+export type { ParseResult } from './parse-result.ts';
+export { parseLines } from './parse-result.ts';

@@ -1,0 +1,58 @@
+import { ErrorSummary } from './parse-error.ts';
+import { isLineFailure } from './line-failure.ts';
+import type { Row } from './row.ts';
+
+/**
+ * ParseResult is what a line-oriented parse() returns: the rows of every good line, the summary of
+ * the bad ones (count and first, with its 1-based line number), and how many lines the text held
+ * (so a stream can number the lines of its next block).
+ */
+export interface ParseResult {
+  readonly rows: Row[];
+  readonly errors: ErrorSummary;
+  readonly lines: number;
+}
+
+/**
+ * LineParser parses text[start, end) — one line without its "\n" or trailing "\r", never empty —
+ * pushing its rows onto `rows`, or throws a LineFailure. Rows it pushed before failing are removed
+ * by the caller.
+ */
+export type LineParser = (text: string, start: number, end: number, rows: Row[]) => void;
+
+/**
+ * parseLines runs parseLine over every non-empty line of text. Lines are numbered from firstLine;
+ * a UTF-8 byte order mark at the very start of the input (firstLine 1) is skipped.
+ */
+export function parseLines(text: string, firstLine: number, parseLine: LineParser): ParseResult {
+  const rows: Row[] = [];
+  const errors = new ErrorSummary();
+  const n = text.length;
+  let i = firstLine === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = firstLine;
+  while (i < n) {
+    let eol = text.indexOf('\n', i);
+    if (eol < 0) eol = n;
+    const end = eol > i && text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
+    if (end > i) {
+      const mark = rows.length;
+      try {
+        parseLine(text, i, end, rows);
+      } catch (e) {
+        if (!isLineFailure(e)) throw e;
+        rows.length = mark;
+        errors.add(e.reason, { line });
+      }
+    }
+    i = eol + 1;
+    line++;
+  }
+  return { rows, errors, lines: line - firstLine };
+}
+
+/** countLines returns how many lines parseLines would number in text. */
+export function countLines(text: string): number {
+  let c = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) c++;
+  return text.length > 0 && text.charCodeAt(text.length - 1) !== 10 ? c + 1 : c;
+}

@@ -1,0 +1,229 @@
+// Request-body plumbing shared by every format: Content-Encoding decoding, byte limits, reading a
+// whole body, and the line-stream driver that parses a body block by block and hands rows to the
+// caller in bounded batches.
+
+import { Readable, pipeline } from 'node:stream';
+import zlib from 'node:zlib';
+import { uncompressSync } from 'snappy';
+import { BodyTooLargeError, ErrorSummary, ParseError, UnsupportedEncodingError } from './parse-error.ts';
+import { LineSplitter, type SplitEvent } from './lines.ts';
+import type { Row } from './row.ts';
+
+/** ByteSource is anything that yields body chunks: a Node Readable, a fastify raw request, an array. */
+export type ByteSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/** STREAM_ENCODINGS are the Content-Encoding values decodeBody understands. */
+export const STREAM_ENCODINGS: readonly string[] = ['identity', 'gzip', 'x-gzip', 'deflate', 'zstd'];
+
+/**
+ * decodeBody undoes a Content-Encoding header (gzip, deflate — zlib-wrapped or raw —, zstd, or
+ * identity; a comma list is undone right to left). Throws UnsupportedEncodingError for anything
+ * else, before reading. Corrupt or truncated compressed data surfaces as a ParseError from the
+ * returned iterable. Breaking out of the iteration releases the decompressor and the source.
+ */
+export function decodeBody(source: ByteSource, contentEncoding: string | undefined): AsyncIterable<Buffer> {
+  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  for (const c of codings) if (!STREAM_ENCODINGS.includes(c)) throw new UnsupportedEncodingError(c, STREAM_ENCODINGS);
+  let out: AsyncIterable<Buffer> = toBuffers(source);
+  for (let i = codings.length - 1; i >= 0; i--) out = decompress(out, codings[i]!);
+  return out;
+}
+
+async function* toBuffers(source: ByteSource): AsyncIterable<Buffer> {
+  for await (const c of source) yield Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+}
+
+async function* decompress(source: AsyncIterable<Buffer>, coding: string): AsyncIterable<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) return;
+  const z = createDecompressor(coding, first.value);
+  async function* rest(): AsyncIterable<Buffer> {
+    yield first.value as Buffer;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+  }
+  // Errors of the source destroy z, so they surface from z's iterator below.
+  pipeline(Readable.from(rest()), z, () => {});
+  try {
+    for await (const c of z) yield c as Buffer;
+  } catch (err) {
+    throw isCodecError(err) ? new ParseError(`cannot decode ${coding} body: ${(err as Error).message}`, {}, { cause: err }) : err;
+  } finally {
+    z.destroy();
+  }
+}
+
+function createDecompressor(coding: string, head: Buffer): zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.ZstdDecompress {
+  if (coding === 'zstd') return zlib.createZstdDecompress();
+  if (coding === 'deflate') {
+    // HTTP "deflate" is zlib-wrapped, but several clients send raw deflate; the zlib header says which.
+    const zlibWrapped = head.length >= 2 && (head[0]! & 0x0f) === 8 && ((head[0]! << 8) | head[1]!) % 31 === 0;
+    return zlibWrapped ? zlib.createInflate() : zlib.createInflateRaw();
+  }
+  return zlib.createGunzip();
+}
+
+function isCodecError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ZSTD_') || code.startsWith('ERR_ZSTD'));
+}
+
+/**
+ * limitBytes passes chunks through until more than maxBytes went by, then throws BodyTooLargeError
+ * (`what` names the body, e.g. "decompressed request body") and stops reading the source.
+ */
+export async function* limitBytes(source: AsyncIterable<Buffer>, maxBytes: number, what: string): AsyncIterable<Buffer> {
+  let total = 0;
+  for await (const c of source) {
+    total += c.length;
+    if (total > maxBytes) throw new BodyTooLargeError(what, maxBytes);
+    yield c;
+  }
+}
+
+/** readBody collects a whole body into one Buffer, throwing BodyTooLargeError past maxBytes. */
+export async function readBody(source: AsyncIterable<Buffer> | ByteSource, maxBytes: number, what = 'request body'): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const c of limitBytes(toBuffers(source), maxBytes, what)) {
+    chunks.push(c);
+    total += c.length;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/**
+ * decodeSnappyBlock decompresses one Snappy block (the remote-write body encoding). The
+ * uncompressed length in the block header is checked against maxDecodedBytes before any memory is
+ * allocated for the output. Throws ParseError for corrupt input, BodyTooLargeError when too big.
+ */
+export function decodeSnappyBlock(block: Uint8Array, maxDecodedBytes: number): Buffer {
+  let len = 0;
+  let shift = 1;
+  let i = 0;
+  for (; i < 5; i++) {
+    if (i >= block.length) throw new ParseError('truncated snappy block header', { offset: i });
+    const b = block[i]!;
+    len += (b & 0x7f) * shift;
+    shift *= 128;
+    if (b < 0x80) break;
+  }
+  if (i === 5) throw new ParseError('invalid snappy block header', { offset: 0 });
+  if (len > maxDecodedBytes) throw new BodyTooLargeError('decompressed request body', maxDecodedBytes);
+  try {
+    return uncompressSync(block, { asBuffer: true }) as Buffer;
+  } catch (err) {
+    throw new ParseError(`cannot decompress snappy block: ${(err as Error).message}`, { offset: 0 }, { cause: err });
+  }
+}
+
+/** DEFAULT_MAX_LINE_LENGTH is the longest accepted text line (256 KiB, as VictoriaMetrics' line protocols). */
+export const DEFAULT_MAX_LINE_LENGTH = 256 * 1024;
+
+/** DEFAULT_BATCH_SIZE is how many rows onBatch receives at most by default. */
+export const DEFAULT_BATCH_SIZE = 10_000;
+
+/** BlockParser parses a block of whole lines whose first line has number firstLine. */
+export type BlockParser = (text: string, firstLine: number) => { rows: Row[]; errors: ErrorSummary; lines: number };
+
+/** LineStreamOptions configure streamLines. */
+export interface LineStreamOptions {
+  /** Content-Encoding header of the request. */
+  readonly contentEncoding?: string | undefined;
+  /** Longest accepted line in bytes (default DEFAULT_MAX_LINE_LENGTH); longer lines are counted as bad lines. */
+  readonly maxLineLength?: number;
+  /** Upper bound of rows per onBatch call (default DEFAULT_BATCH_SIZE). */
+  readonly batchSize?: number;
+  /** Limit on decompressed body bytes; 0 or undefined = none (line streaming needs no buffering). */
+  readonly maxDecodedBytes?: number;
+  /** "\n" inside double quotes does not end a line (CSV). */
+  readonly quoteAware?: boolean;
+  /** onBatch receives rows in input order, at most batchSize at a time; it is awaited (back-pressure). */
+  readonly onBatch: (rows: Row[]) => void | Promise<void>;
+}
+
+/** StreamSummary tells the insert handler what happened to one request body. */
+export interface StreamSummary {
+  readonly rows: number;
+  readonly lines: number;
+  readonly errors: ErrorSummary;
+}
+
+/**
+ * streamLines decodes a body, splits it into lines, parses them block by block with parseBlock and
+ * delivers rows in batches. Bad lines are counted in the summary and do not stop the stream, so
+ * the handler can store the good rows and still report the first bad line. Memory stays bounded by
+ * one chunk, maxLineLength and batchSize. Errors of the body itself (decoding, size limit, client
+ * abort) reject the promise after the rows before them were delivered.
+ */
+export async function streamLines(source: ByteSource, parseBlock: BlockParser, opts: LineStreamOptions): Promise<StreamSummary> {
+  const errors = new ErrorSummary();
+  const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+  const batcher = new RowBatcher(opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onBatch);
+  const splitter = new LineSplitter({ maxLineLength, quoteAware: opts.quoteAware ?? false });
+  let body = decodeBody(source, opts.contentEncoding);
+  if (opts.maxDecodedBytes) body = limitBytes(body, opts.maxDecodedBytes, 'decompressed request body');
+  let line = 1;
+  const events: SplitEvent[] = [];
+  const drain = async (): Promise<void> => {
+    for (const ev of events) {
+      if (ev.kind === 'tooLong') {
+        errors.add(`line is longer than ${maxLineLength} bytes (${ev.length} bytes)`, { line });
+        line += ev.lines;
+        continue;
+      }
+      const res = parseBlock(ev.text, line);
+      line += res.lines;
+      errors.merge(res.errors);
+      await batcher.add(res.rows);
+    }
+    events.length = 0;
+  };
+  for await (const chunk of body) {
+    splitter.push(chunk, events);
+    await drain();
+  }
+  splitter.end(events);
+  await drain();
+  await batcher.flush();
+  return { rows: batcher.total, lines: line - 1, errors };
+}
+
+/**
+ * RowBatcher re-cuts rows into batches of at most `size` and awaits `onBatch` for each, so a caller
+ * producing rows faster than storage takes them waits. Not safe for concurrent add() calls.
+ */
+export class RowBatcher {
+  readonly #size: number;
+  readonly #onBatch: (rows: Row[]) => void | Promise<void>;
+  #pending: Row[] = [];
+  total = 0;
+
+  constructor(size: number, onBatch: (rows: Row[]) => void | Promise<void>) {
+    if (!(size >= 1)) throw new RangeError(`batch size must be at least 1; got ${size}`);
+    this.#size = Math.floor(size);
+    this.#onBatch = onBatch;
+  }
+
+  /** add queues rows and delivers every full batch. */
+  async add(rows: readonly Row[]): Promise<void> {
+    for (let i = 0; i < rows.length; ) {
+      const take = Math.min(this.#size - this.#pending.length, rows.length - i);
+      for (let j = 0; j < take; j++) this.#pending.push(rows[i + j]!);
+      i += take;
+      if (this.#pending.length === this.#size) await this.#deliver();
+    }
+  }
+
+  /** flush delivers the last, partial batch. */
+  async flush(): Promise<void> {
+    if (this.#pending.length > 0) await this.#deliver();
+  }
+
+  async #deliver(): Promise<void> {
+    const batch = this.#pending;
+    this.#pending = [];
+    this.total += batch.length;
+    await this.#onBatch(batch);
+  }
+}

@@ -1,0 +1,2 @@
+export { AzureRemote } from './azure-remote.ts';
+export * from './azure-options.ts';

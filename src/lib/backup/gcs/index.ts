@@ -1,0 +1,2 @@
+export { GcsRemote } from './gcs-remote.ts';
+export * from './gcs-options.ts';

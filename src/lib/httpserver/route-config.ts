@@ -1,0 +1,16 @@
+// Route-level options every Strata route may set in fastify's `config`.
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * authKey returns the key that protects this route through the `authKey` query arg (e.g.
+     * -metricsAuthKey). When it returns a non-empty key, that key replaces -httpAuth.* for the route.
+     */
+    authKey?: () => string;
+    /** authKeyFlag names the flag behind authKey, for the 401 message. */
+    authKeyFlag?: string;
+    /** public routes (/health) skip -httpAuth.*: probes and load balancers carry no credentials. */
+    public?: boolean;
+  }
+}
+
+export {};

@@ -1,0 +1,158 @@
+// Printer: AST → query text such that parse(print(ast)) deep-equals ast. Parentheses are
+// added exactly where precedence requires them (the AST has no parenthesis nodes).
+
+import type { AtModifier, DurationExpr, Expr, LabelMatcher, VectorMatching, VectorSelector } from './ast.ts';
+import { isPlainLabelName } from './parse-selector.ts';
+import { BINARY_PRECEDENCE, UNARY_PRECEDENCE } from './parser.ts';
+import { quoteString } from './strings.ts';
+
+const ATOM = 100;
+const METRIC_NAME_RE = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+// Names that would parse as something else when written bare.
+const RESERVED_NAMES = new Set(['inf', 'nan', 'bool', 'with']);
+
+/** print renders an expression as MetricsQL/PromQL text. */
+export function print(e: Expr): string {
+  switch (e.type) {
+    case 'NumberLiteral': return formatNumber(e.value);
+    case 'StringLiteral': return quoteString(e.value);
+    case 'VectorSelector': return printSelector(e, true);
+    case 'MatrixSelector':
+      return `${printSelector(e.selector, false)}[${printDuration(e.range)}]${printModifiers(e.selector.offset, e.selector.at)}`;
+    case 'SubqueryExpr': {
+      const inner = strength(e.expr) === ATOM ? print(e.expr) : `(${print(e.expr)})`;
+      const step = e.step === null ? '' : printDuration(e.step);
+      return `${inner}[${printDuration(e.range)}:${step}]${printModifiers(e.offset, e.at)}`;
+    }
+    case 'UnaryExpr': {
+      const s = print(e.expr);
+      const needParens = e.expr.type === 'NumberLiteral' || strength(e.expr) <= UNARY_PRECEDENCE;
+      return `${e.op}${needParens ? `(${s})` : s}`;
+    }
+    case 'BinaryExpr': {
+      const prec = BINARY_PRECEDENCE[e.op];
+      const rightAssoc = e.op === '^';
+      const ls = strength(e.lhs);
+      const rs = strength(e.rhs);
+      const l = ls < prec || (rightAssoc && ls === prec) ? `(${print(e.lhs)})` : print(e.lhs);
+      const r = rs < prec || (!rightAssoc && rs === prec) ? `(${print(e.rhs)})` : print(e.rhs);
+      return `${l} ${e.op}${e.returnBool ? ' bool' : ''}${printMatching(e.matching)} ${r}`;
+    }
+    case 'AggregateExpr': {
+      const g = e.grouping === null ? '' : ` ${e.grouping.without ? 'without' : 'by'} (${e.grouping.labels.map(printLabelName).join(', ')})`;
+      const limit = e.limit === null ? '' : ` limit ${e.limit}`;
+      return `${e.op}${g}(${e.args.map(print).join(', ')})${limit}`;
+    }
+    case 'FunctionCall':
+      return `${e.func}(${e.args.map(print).join(', ')})${e.keepMetricNames ? ' keep_metric_names' : ''}`;
+  }
+}
+
+// strength: how tightly an expression binds when written without parentheses.
+function strength(e: Expr): number {
+  if (e.type === 'BinaryExpr') return BINARY_PRECEDENCE[e.op];
+  if (e.type === 'UnaryExpr') return UNARY_PRECEDENCE;
+  if (e.type === 'NumberLiteral' && (e.value < 0 || Object.is(e.value, -0))) return UNARY_PRECEDENCE;
+  return ATOM;
+}
+
+/** formatNumber writes a float so that the lexer reads back the same value. */
+export function formatNumber(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return 'Inf';
+  if (v === -Infinity) return '-Inf';
+  if (Object.is(v, -0)) return '-0';
+  return String(v);
+}
+
+function printMatching(m: VectorMatching | null): string {
+  if (m === null) return '';
+  let s = ` ${m.on ? 'on' : 'ignoring'}(${m.labels.map(printLabelName).join(', ')})`;
+  if (m.card === 'many-to-one' || m.card === 'one-to-many') {
+    s += ` ${m.card === 'many-to-one' ? 'group_left' : 'group_right'}(${m.include.map(printLabelName).join(', ')})`;
+  }
+  return s;
+}
+
+/** printLabelName writes a label name bare when possible, else quoted (Prometheus 3). */
+export function printLabelName(n: string): string {
+  return isPlainLabelName(n) ? n : quoteString(n);
+}
+
+function printMatcher(m: LabelMatcher): string {
+  return `${printLabelName(m.name)}${m.op}${quoteString(m.value)}`;
+}
+
+function printSelector(s: VectorSelector, withModifiers: boolean): string {
+  const bareName = s.name !== '' && METRIC_NAME_RE.test(s.name) && !RESERVED_NAMES.has(s.name.toLowerCase());
+  const sets = s.matcherSets.map((set) => set.map(printMatcher).join(', '));
+  const hasMatchers = sets.some((x) => x !== '');
+  let body = sets.join(' or ');
+  if (s.name !== '' && !bareName) body = body === '' ? quoteString(s.name) : `${quoteString(s.name)}, ${body}`;
+  const braces = body !== '' || !hasMatchers && !bareName ? `{${body}}` : '';
+  const head = bareName ? s.name : '';
+  return `${head}${braces}${withModifiers ? printModifiers(s.offset, s.at) : ''}`;
+}
+
+function printModifiers(offset: DurationExpr | null, at: AtModifier | null): string {
+  let s = '';
+  if (offset !== null) s += ` offset ${printDurationPrimary(offset)}`;
+  if (at !== null) s += ` @ ${at.type === 'AtStart' ? 'start()' : at.type === 'AtEnd' ? 'end()' : formatNumber(at.seconds)}`;
+  return s;
+}
+
+const DURATION_PREC: Readonly<Record<string, number>> = { '+': 1, '-': 1, '*': 2, '/': 2, '%': 2, '^': 4 };
+
+function durationStrength(d: DurationExpr): number {
+  if (d.type === 'DurationBinary') return DURATION_PREC[d.op]!;
+  if (d.type === 'DurationUnary') return 3;
+  if (d.type === 'DurationLiteral' && (d.value < 0 || Object.is(d.value, -0))) return 3;
+  return ATOM;
+}
+
+function printDurationPrimary(d: DurationExpr): string {
+  return d.type === 'DurationLiteral' || d.type === 'DurationCall' ? printDuration(d) : `(${printDuration(d)})`;
+}
+
+/** printDuration writes a duration expression (seconds; `i` for steps). */
+export function printDuration(d: DurationExpr): string {
+  switch (d.type) {
+    case 'DurationLiteral':
+      return d.unit === 'i' ? `${formatNumber(d.value)}i` : formatSeconds(d.value);
+    case 'DurationUnary':
+      return `${d.op}(${printDuration(d.expr)})`;
+    case 'DurationCall':
+      return `${d.func}(${d.args.map(printDuration).join(', ')})`;
+    case 'DurationBinary': {
+      const prec = DURATION_PREC[d.op]!;
+      const right = d.op === '^';
+      const ls = durationStrength(d.lhs);
+      const rs = durationStrength(d.rhs);
+      const l = ls < prec || (right && ls === prec) ? `(${printDuration(d.lhs)})` : printDuration(d.lhs);
+      const r = rs < prec || (!right && rs === prec) ? `(${printDuration(d.rhs)})` : printDuration(d.rhs);
+      return `${l} ${d.op} ${r}`;
+    }
+  }
+}
+
+const UNITS: readonly (readonly [string, number])[] = [
+  ['y', 31536000000], ['w', 604800000], ['d', 86400000], ['h', 3600000], ['m', 60000], ['s', 1000], ['ms', 1],
+];
+
+/** formatSeconds writes seconds as a duration (`1h30m`) when whole ms, else as a number. */
+export function formatSeconds(v: number): string {
+  if (Object.is(v, -0)) return '-0';
+  if (v < 0) return `-${formatSeconds(-v)}`;
+  const ms = v * 1000;
+  if (!Number.isSafeInteger(ms) || ms / 1000 !== v) return formatNumber(v);
+  if (ms === 0) return '0s';
+  let rest = ms;
+  let out = '';
+  for (const [unit, size] of UNITS) {
+    if (rest >= size) {
+      out += `${Math.floor(rest / size)}${unit}`;
+      rest %= size;
+    }
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ export interface LineSplitterOptions {
   readonly maxLineLength: number;
   /**
    * quoteAware makes "\n" inside double quotes part of the record (CSV). A record that is too long
-   * is then dropped up to the next "\n" and quote state restarts there.
+   * is dropped up to its end, so an unbalanced quote drops the rest of the input as one record.
    */
   readonly quoteAware?: boolean;
 }
@@ -46,16 +46,17 @@ export class LineSplitter {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let i = 0;
     if (this.#discarding) {
-      const nl = buf.indexOf(NL);
-      if (nl < 0) {
+      // A dropped record still ends where a kept one would (outside quotes when quote-aware), so
+      // the result does not depend on how the body was cut into chunks.
+      const nb = this.#nextBoundary(buf, 0);
+      if (nb < 0) {
         this.#discarded += buf.length;
         return;
       }
-      out.push({ kind: 'tooLong', length: this.#discarded + nl, lines: 1 + this.#tailLines });
+      out.push({ kind: 'tooLong', length: this.#discarded + nb, lines: 1 + this.#tailLines });
       this.#discarding = false;
-      this.#inQuote = false;
       this.#tailLines = 0;
-      i = nl + 1;
+      i = nb + 1;
     }
     if (this.#tailLen > 0) i = this.#finishTailRecord(buf, i, out);
     if (i < 0) return;
@@ -117,6 +118,8 @@ export class LineSplitter {
     return -1;
   }
 
+  // keepTail keeps the start of an unfinished record (already scanned by #nextBoundary), or starts
+  // dropping the record when it is already too long.
   #keepTail(rest: Buffer): void {
     if (rest.length === 0) return;
     if (this.#tailLen + rest.length > this.#max) {

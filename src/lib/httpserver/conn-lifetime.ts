@@ -17,6 +17,7 @@ interface TrackedSocket extends Socket {
 export class ConnectionLifetime {
   readonly #lifetimeMs: number;
   readonly #random: () => number;
+  readonly #sockets = new Set<TrackedSocket>();
 
   constructor(lifetimeMs: number, random: () => number = Math.random) {
     this.#lifetimeMs = lifetimeMs;
@@ -25,15 +26,25 @@ export class ConnectionLifetime {
 
   /** attach starts a timer for each connection the server accepts (TLS: after the handshake). */
   attach(server: Server, isTls: boolean): void {
-    if (this.#lifetimeMs <= 0) return;
     server.on(isTls ? 'secureConnection' : 'connection', (socket: TrackedSocket) => {
-      const timer = setTimeout(() => {
-        socket[kExpired] = true;
-        if ((socket[kInFlight] ?? 0) === 0) socket.end();
-      }, this.#lifetimeMs * (1 + 0.1 * this.#random()));
-      timer.unref();
-      socket.once('close', () => clearTimeout(timer));
+      this.#sockets.add(socket);
+      const timer = this.#lifetimeMs <= 0 ? undefined : setTimeout(() => this.#expire(socket), this.#lifetimeMs * (1 + 0.1 * this.#random()));
+      timer?.unref();
+      socket.once('close', () => {
+        clearTimeout(timer);
+        this.#sockets.delete(socket);
+      });
     });
+  }
+
+  /** expireAll (at shutdown) ends idle connections now and the others after their current response. */
+  expireAll(): void {
+    for (const s of this.#sockets) this.#expire(s);
+  }
+
+  #expire(socket: TrackedSocket): void {
+    socket[kExpired] = true;
+    if ((socket[kInFlight] ?? 0) === 0) socket.end();
   }
 
   /** requestStarted counts a request on its socket. */

@@ -174,6 +174,8 @@ export class HttpServer {
     this.#front?.close();
     const server = this.app.server as HttpServerNode;
     const closing = this.app.close();
+    // Keep-alive connections would otherwise linger until -http.idleConnTimeout.
+    this.#lifetime.expireAll();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.#o.maxGracefulShutdownMs);

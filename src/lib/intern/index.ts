@@ -1,0 +1,2 @@
+export { processInterner } from './flags.ts';
+export { StringInterner, type InternerOptions } from './interner.ts';

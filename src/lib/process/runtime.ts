@@ -1,0 +1,72 @@
+import { readBuildInfo, versionLine } from '../buildinfo/index.ts';
+import { defaultFlagSet, FlagError, mustParseProcessFlags } from '../flags/index.ts';
+import { HttpServer, httpServerOptionsFromFlags, setDefaultListenAddr, useProxyProtocolFlag } from '../httpserver/index.ts';
+import { processInterner } from '../intern/index.ts';
+import { initLogger, type Logger } from '../logger/index.ts';
+import { type MemoryBudget, processMemoryBudget } from '../memory/index.ts';
+import { registerProcessMetrics, startPushMetricsFromFlags } from '../metrics/index.ts';
+import { eulaAccepted, eulaRequiredMessage } from './common-flags.ts';
+
+/** RuntimeOptions describe the binary being started. */
+export interface RuntimeOptions {
+  /** binary is the name printed by -version and -help ("tsdb"). */
+  readonly binary: string;
+  /** metricsPrefix prefixes this binary's own metrics ("tsdb", "authproxy"). */
+  readonly metricsPrefix: string;
+  readonly defaultListenAddr: string;
+  /** allowProxyProtocol: only the gateway and the auth proxy accept -httpListenAddr.useProxyProtocol (SPEC common flags). */
+  readonly allowProxyProtocol?: boolean;
+  /** requireEula: the binary refuses to start without -eula. */
+  readonly requireEula?: boolean;
+}
+
+/** Runtime is what every binary gets after startup: parsed flags, logger, memory budget and an HTTP server not yet listening. */
+export interface Runtime {
+  readonly binary: string;
+  readonly logger: Logger;
+  readonly positionals: readonly string[];
+  readonly server: HttpServer;
+  readonly memoryBudget: MemoryBudget;
+  readonly stopPushMetrics: () => void;
+}
+
+/**
+ * startRuntime parses flags (exiting 2 on bad ones), sets up logging, process metrics, metrics push,
+ * the memory budget and the HTTP server. Startup problems are logged and exit the process.
+ */
+export function startRuntime(o: RuntimeOptions): Runtime {
+  setDefaultListenAddr(o.defaultListenAddr);
+  const positionals = mustParseProcessFlags(o.binary);
+  // Command-line problems end the process with one plain line and status 2, like a bad flag.
+  const usage = (message: string): never => {
+    process.stderr.write(`${o.binary}: ${message}\n`);
+    process.exit(2);
+  };
+  if (o.requireEula === true && !eulaAccepted()) usage(eulaRequiredMessage(o.binary));
+  if (o.allowProxyProtocol !== true && useProxyProtocolFlag()) {
+    usage(`-httpListenAddr.useProxyProtocol is supported only by the gateway and the auth proxy, not by ${o.binary}`);
+  }
+  const logger = initLogger();
+  let serverOptions;
+  try {
+    serverOptions = httpServerOptionsFromFlags(logger, o.metricsPrefix);
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  const info = readBuildInfo();
+  logger.info(`starting ${versionLine(o.binary, info)}`);
+  const set = defaultFlagSet.setFlags();
+  if (Object.keys(set).length > 0) logger.info(`flags given: ${Object.entries(set).map(([k, v]) => `-${k}=${JSON.stringify(v)}`).join(' ')}`);
+  try {
+    registerProcessMetrics(o.metricsPrefix, info);
+    const memoryBudget = processMemoryBudget();
+    processInterner();
+    const server = new HttpServer(serverOptions);
+    const stopPushMetrics = startPushMetricsFromFlags(logger);
+    return { binary: o.binary, logger, positionals, server, memoryBudget, stopPushMetrics };
+  } catch (err) {
+    if (err instanceof FlagError) return usage(err.message);
+    logger.fatal({ err }, `cannot start ${o.binary}`);
+    process.exit(1);
+  }
+}

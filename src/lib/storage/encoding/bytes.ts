@@ -13,13 +13,13 @@ export const MAX_ZIGZAG_ABS = 2 ** 52;
  * (JS is single-threaded; do not interleave two encoders on one writer).
  */
 export class ByteWriter {
-  buf: Uint8Array;
+  buf: Buffer;
   pos = 0;
   #view: DataView;
 
   constructor(initialCapacity = 256) {
-    this.buf = new Uint8Array(Math.max(16, initialCapacity));
-    this.#view = new DataView(this.buf.buffer);
+    this.buf = Buffer.alloc(Math.max(16, initialCapacity));
+    this.#view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
   /** reset forgets the content but keeps the memory. */
@@ -32,10 +32,10 @@ export class ByteWriter {
     if (this.pos + n <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < this.pos + n) cap *= 2;
-    const next = new Uint8Array(cap);
+    const next = Buffer.alloc(cap);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
-    this.#view = new DataView(next.buffer);
+    this.#view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   /** writeUvarint appends an unsigned integer 0 <= v <= 2^53 in LEB128. */
@@ -75,6 +75,12 @@ export class ByteWriter {
     this.ensure(8);
     this.#view.setFloat64(this.pos, v, true);
     this.pos += 8;
+  }
+
+  /** writeLatin1 appends a binary string (one byte per char, all chars < 256). */
+  writeLatin1(s: string): void {
+    this.ensure(s.length);
+    this.pos += this.buf.write(s, this.pos, 'latin1');
   }
 
   writeBytes(src: Uint8Array): void {

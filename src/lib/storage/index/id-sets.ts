@@ -1,0 +1,75 @@
+// Sets of series IDs are sorted, duplicate-free Float64Arrays (IDs are integers < 2^53).
+// All functions are pure and return new arrays.
+
+/** EMPTY_IDS is the empty set. */
+export const EMPTY_IDS = new Float64Array(0);
+
+/** idsFromUnsorted sorts ids and drops duplicates. */
+export function idsFromUnsorted(ids: ArrayLike<number>): Float64Array {
+  const a = Float64Array.from(ids).sort();
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[n - 1]) a[n++] = a[i]!;
+  return a.subarray(0, n);
+}
+
+/** intersectIds returns a ∩ b. */
+export function intersectIds(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      out[n++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, n);
+}
+
+/** subtractIds returns a \ b. */
+export function subtractIds(a: Float64Array, b: Float64Array): Float64Array {
+  if (b.length === 0) return a;
+  const out = new Float64Array(a.length);
+  let j = 0;
+  let n = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
+    if (j < b.length && b[j] === x) continue;
+    out[n++] = x;
+  }
+  return out.subarray(0, n);
+}
+
+/** unionIds returns the union of all sets. */
+export function unionIds(sets: readonly Float64Array[]): Float64Array {
+  const nonEmpty = sets.filter((s) => s.length > 0);
+  if (nonEmpty.length === 0) return EMPTY_IDS;
+  if (nonEmpty.length === 1) return nonEmpty[0]!;
+  let total = 0;
+  for (const s of nonEmpty) total += s.length;
+  const all = new Float64Array(total);
+  let off = 0;
+  for (const s of nonEmpty) {
+    all.set(s, off);
+    off += s.length;
+  }
+  return idsFromUnsorted(all);
+}
+
+/** hasId reports whether sorted set a holds id. */
+export function hasId(a: Float64Array, id: number): boolean {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < a.length && a[lo] === id;
+}

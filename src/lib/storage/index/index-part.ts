@@ -1,0 +1,165 @@
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { ByteReader } from '../encoding/bytes.ts';
+import { decompress } from '../encoding/zstd.ts';
+import { CorruptDataError, errorMessage } from '../errors.ts';
+import type { LruCache } from '../lru-cache.ts';
+import type { IndexPartMeta } from './index-part-writer.ts';
+
+let nextUid = 1;
+
+/**
+ * IndexPart is an open, immutable index part: its metaindex (first item of every block) lives in
+ * memory, blocks are read on demand through a shared cache. Reference-counted: the table holds
+ * one reference while the part is live, every reader takes one for as long as it reads; the file
+ * closes when the last reference goes.
+ */
+export class IndexPart {
+  readonly name: string;
+  readonly dir: string;
+  readonly uid = nextUid++;
+  readonly meta: IndexPartMeta;
+  /** firstItems[i] is the smallest item of block i. */
+  readonly firstItems: string[] = [];
+  readonly #offsets: number[] = [];
+  readonly #sizes: number[] = [];
+  readonly #rawSizes: number[] = [];
+  readonly #counts: number[] = [];
+  readonly #packed: boolean[] = [];
+  readonly #cache: LruCache<string[]>;
+  #fd: number;
+  #refs = 1;
+
+  private constructor(dir: string, name: string, cache: LruCache<string[]>) {
+    this.dir = dir;
+    this.name = name;
+    this.#cache = cache;
+    const path = join(dir, name);
+    try {
+      this.meta = JSON.parse(readFileSync(join(path, 'metadata.json'), 'utf8')) as IndexPartMeta;
+      if (this.meta.formatVersion !== 1) throw new CorruptDataError(`unsupported format version ${String(this.meta.formatVersion)}`);
+      const mi = decompress(readFileSync(join(path, 'metaindex.bin')), 1 << 30, `metaindex of index part "${path}"`);
+      this.#parseMetaindex(mi, path);
+      this.#fd = openSync(join(path, 'items.bin'), 'r');
+    } catch (err) {
+      throw new Error(`cannot open index part "${path}": ${errorMessage(err)}`, { cause: err });
+    }
+  }
+
+  /** open reads the metadata and metaindex of the part dir/name. */
+  static open(dir: string, name: string, cache: LruCache<string[]>): IndexPart {
+    return new IndexPart(dir, name, cache);
+  }
+
+  #parseMetaindex(mi: Uint8Array, path: string): void {
+    const r = new ByteReader(mi, `metaindex of index part "${path}"`);
+    const latin1 = Buffer.from(mi.buffer, mi.byteOffset, mi.byteLength);
+    while (r.remaining() > 0) {
+      const len = r.readUvarint();
+      r.need(len);
+      this.firstItems.push(latin1.toString('latin1', r.pos, r.pos + len));
+      r.pos += len;
+      this.#counts.push(r.readUvarint());
+      this.#offsets.push(r.readUvarint());
+      this.#sizes.push(r.readUvarint());
+      this.#rawSizes.push(r.readUvarint());
+      this.#packed.push(r.readU8() === 1);
+    }
+    if (this.firstItems.length !== this.meta.blocksCount) r.fail(`has ${this.firstItems.length} blocks, metadata says ${this.meta.blocksCount}`);
+  }
+
+  get blocksCount(): number {
+    return this.firstItems.length;
+  }
+
+  /** sizeBytes is the on-disk size of the items. */
+  get sizeBytes(): number {
+    return this.meta.itemsBytes;
+  }
+
+  /** findBlock returns the last block whose first item is <= key (0 when key is smaller than all). */
+  findBlock(key: string): number {
+    const f = this.firstItems;
+    let lo = 0;
+    let hi = f.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (f[mid]! <= key) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** block returns the sorted items of block i. */
+  block(i: number): string[] {
+    const key = `${this.uid}:${i}`;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    const items = this.#readBlock(i);
+    this.#cache.set(key, items, this.#rawSizes[i]! + items.length * 48);
+    return items;
+  }
+
+  #readBlock(i: number): string[] {
+    const what = `block ${i} of index part "${join(this.dir, this.name)}"`;
+    const size = this.#sizes[i]!;
+    const buf = Buffer.allocUnsafe(size);
+    const n = readSync(this.#fd, buf, 0, size, this.#offsets[i]!);
+    if (n !== size) throw new CorruptDataError(`cannot read ${what}: short read (${n} of ${size} bytes)`);
+    const raw = this.#packed[i] ? decompress(buf, this.#rawSizes[i]!, what) : buf;
+    const r = new ByteReader(raw, what);
+    const count = this.#counts[i]!;
+    const items: string[] = new Array<string>(count);
+    // Items are rebuilt in a scratch buffer so each one is a flat string of its own, not a chain
+    // of slices of its predecessors.
+    let scratch = Buffer.allocUnsafe(256);
+    let prevLen = 0;
+    for (let k = 0; k < count; k++) {
+      const common = r.readUvarint();
+      const len = r.readUvarint();
+      if (common > prevLen) r.fail(`prefix ${common} longer than the previous item`);
+      r.need(len);
+      if (common + len > scratch.length) {
+        const bigger = Buffer.allocUnsafe(2 * (common + len));
+        scratch.copy(bigger, 0, 0, common);
+        scratch = bigger;
+      }
+      scratch.set(raw.subarray(r.pos, r.pos + len), common);
+      r.pos += len;
+      prevLen = common + len;
+      items[k] = scratch.toString('latin1', 0, prevLen);
+    }
+    if (r.remaining() !== 0) r.fail(`${r.remaining()} trailing bytes`);
+    return items;
+  }
+
+  /** has reports whether the part holds exactly this item. */
+  has(item: string): boolean {
+    if (this.firstItems.length === 0 || item < this.firstItems[0]!) return false;
+    const items = this.block(this.findBlock(item));
+    return items[lowerBound(items, item)] === item;
+  }
+
+  acquire(): void {
+    this.#refs++;
+  }
+
+  /** release drops one reference; the last one closes the file. */
+  release(): void {
+    if (--this.#refs === 0) {
+      closeSync(this.#fd);
+      this.#cache.deletePrefix(`${this.uid}:`);
+    }
+  }
+}
+
+/** lowerBound returns the first index i with items[i] >= key (items.length if none). */
+export function lowerBound(items: readonly string[], key: string, lo = 0): number {
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

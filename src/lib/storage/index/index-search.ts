@@ -1,0 +1,159 @@
+import { LimitExceededError } from '../../storageapi/errors.ts';
+import type { ItemCursor } from './cursor.ts';
+import { EMPTY_IDS, intersectIds, subtractIds, unionIds } from './id-sets.ts';
+import type { IndexView } from './index-view.ts';
+import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText, readIdKey } from './keys.ts';
+import type { CompiledMatcher } from './matchers.ts';
+
+/** IndexQuery scopes an index lookup: one tenant, an inclusive range of UTC days. */
+export interface IndexQuery {
+  readonly view: IndexView;
+  /** tenant is the tenant's binary key (keys.tenantKey). */
+  readonly tenant: string;
+  readonly minDay: number;
+  readonly maxDay: number;
+  readonly isDeleted: (id: number) => boolean;
+  readonly signal: AbortSignal;
+}
+
+/** MAX_SERIES_FLAG names the flag behind SearchQuery.maxSeries. */
+export const MAX_SERIES_FLAG = '-search.maxUniqueTimeseries';
+
+// After this many items a scan checks for cancellation.
+const CHECK_EVERY = 4096;
+
+/** nextValueKey returns the smallest key after every item of one encoded value prefix. */
+function pastValue(valuePrefix: string): string {
+  // valuePrefix ends with the value's 0x00 terminator; 0x01 there sorts after all its items.
+  return valuePrefix.slice(0, -1) + '\x01';
+}
+
+/**
+ * forEachValue walks the distinct values of one label on one day, calling visit(value, ids)
+ * where ids() collects that value's series IDs (in ascending order) when the visitor wants them.
+ */
+function forEachValue(q: IndexQuery, day: number, name: string, visit: (value: string, ids: () => number[]) => void): void {
+  const namePrefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name);
+  const c = q.view.cursor();
+  c.seek(namePrefix);
+  let steps = 0;
+  while (c.current !== undefined && c.current.startsWith(namePrefix)) {
+    const item = c.current;
+    const [value, end] = decodeText(item, namePrefix.length);
+    const valuePrefix = item.slice(0, end);
+    let collected = false;
+    visit(value, () => {
+      collected = true;
+      return collectIds(c, valuePrefix);
+    });
+    if (!collected) c.seek(pastValue(valuePrefix));
+    if (++steps % 256 === 0) q.signal.throwIfAborted();
+  }
+}
+
+function collectIds(c: ItemCursor, prefix: string): number[] {
+  const out: number[] = [];
+  for (; c.current !== undefined && c.current.startsWith(prefix); c.next()) out.push(readIdKey(c.current, prefix.length));
+  return out;
+}
+
+function idsOfValue(q: IndexQuery, day: number, name: string, value: string): number[] {
+  const c = q.view.cursor();
+  const prefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value);
+  c.seek(prefix);
+  return collectIds(c, prefix);
+}
+
+/** allSeriesOfDay returns every series with samples on day. */
+export function allSeriesOfDay(q: IndexQuery, day: number): Float64Array {
+  const c = q.view.cursor();
+  const prefix = dayPrefix(KIND_DAY_SERIES, q.tenant, day);
+  const out: number[] = [];
+  let n = 0;
+  for (c.seek(prefix); c.current !== undefined && c.current.startsWith(prefix); c.next()) {
+    out.push(readIdKey(c.current, prefix.length));
+    if (++n % CHECK_EVERY === 0) q.signal.throwIfAborted();
+  }
+  return Float64Array.from(out);
+}
+
+/** idsWhere returns the series of day having label m.name with a value for which want(value). */
+function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean): Float64Array {
+  if (want && m.literals) {
+    const parts = m.literals.map((v) => Float64Array.from(idsOfValue(q, day, m.name, v)));
+    return unionIds(parts);
+  }
+  const parts: Float64Array[] = [];
+  forEachValue(q, day, m.name, (value, ids) => {
+    if (m.matches(value) === want) parts.push(Float64Array.from(ids()));
+  });
+  return unionIds(parts);
+}
+
+/**
+ * idsForSet returns the series of day matching every matcher of the set. A matcher that accepts
+ * "" also selects series without the label (PromQL: {a=""} matches series lacking a), so it is
+ * applied as "all series minus those whose value it rejects".
+ */
+function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]): Float64Array {
+  const positive = set.filter((m) => !m.matchesEmpty);
+  const negative = set.filter((m) => m.matchesEmpty);
+  // Equality first: it is the cheapest and usually the most selective.
+  positive.sort((a, b) => (a.literals ? a.literals.length : 1e9) - (b.literals ? b.literals.length : 1e9));
+  let ids: Float64Array | undefined;
+  for (const m of positive) {
+    const got = idsWhere(q, day, m, true);
+    ids = ids === undefined ? got : intersectIds(ids, got);
+    if (ids.length === 0) return EMPTY_IDS;
+  }
+  ids ??= allSeriesOfDay(q, day);
+  for (const m of negative) {
+    if (ids.length === 0) break;
+    ids = subtractIds(ids, idsWhere(q, day, m, false));
+  }
+  return ids;
+}
+
+/**
+ * searchIds returns the sorted IDs of live (not deleted) series of the tenant that match any of
+ * the matcher sets on any day of the range. An empty list of sets matches every series. Throws
+ * LimitExceededError when more than maxSeries (0 = unlimited) series match.
+ */
+export function searchIds(q: IndexQuery, sets: readonly (readonly CompiledMatcher[])[], maxSeries: number): Float64Array {
+  const perDay: Float64Array[] = [];
+  let total = 0;
+  for (let day = q.minDay; day <= q.maxDay; day++) {
+    q.signal.throwIfAborted();
+    const dayIds = withoutDeleted(q, sets.length === 0 ? allSeriesOfDay(q, day) : unionIds(sets.map((s) => idsForSet(q, day, s))));
+    perDay.push(dayIds);
+    total += dayIds.length;
+    // The union over days can only shrink the total; compact early to keep memory bounded.
+    if (maxSeries > 0 && total > maxSeries * 2) {
+      const u = unionIds(perDay);
+      perDay.length = 0;
+      perDay.push(u);
+      total = u.length;
+      checkMax(u.length, maxSeries);
+    }
+  }
+  const ids = unionIds(perDay);
+  checkMax(ids.length, maxSeries);
+  return ids;
+}
+
+function withoutDeleted(q: IndexQuery, ids: Float64Array): Float64Array {
+  let n = 0;
+  const out = new Float64Array(ids.length);
+  for (const id of ids) if (!q.isDeleted(id)) out[n++] = id;
+  return n === ids.length ? ids : out.subarray(0, n);
+}
+
+function checkMax(n: number, maxSeries: number): void {
+  if (maxSeries > 0 && n > maxSeries) {
+    throw new LimitExceededError(
+      `the search matches more than ${maxSeries} series; narrow the selector or the time range, or raise ${MAX_SERIES_FLAG}`,
+      MAX_SERIES_FLAG,
+      maxSeries,
+    );
+  }
+}

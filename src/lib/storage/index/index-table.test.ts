@@ -1,0 +1,234 @@
+import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Label, LabelMatcher } from '../../storageapi/api.ts';
+import { silentLogger } from '../logger.ts';
+import { LruCache } from '../lru-cache.ts';
+import { IndexTable } from './index-table.ts';
+import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index-labels.ts';
+import { searchIds, type IndexQuery } from './index-search.ts';
+import { decodeLabelsKey, labelsKey, tenantKey } from './keys.ts';
+import { compileMatcher } from './matchers.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function newDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'strata-index-'));
+  dirs.push(d);
+  return d;
+}
+
+function open(dir: string, cutoffDay = -1e9): IndexTable {
+  return IndexTable.open(dir, { zstdLevel: 1, cache: new LruCache(1 << 20), logger: silentLogger, cutoffDay: () => cutoffDay });
+}
+
+const T = tenantKey({ accountID: 0, projectID: 0 });
+const OTHER = tenantKey({ accountID: 7, projectID: 1 });
+const ls = (o: Record<string, string>): Label[] => Object.keys(o).sort().map((name) => ({ name, value: o[name]! }));
+
+/** fixture: four series on day 10, one of them also on day 11, one in another tenant. */
+function fill(t: IndexTable): void {
+  const series: [string, number, Record<string, string>, number[]][] = [
+    [T, 1, { __name__: 'up', job: 'node', instance: 'a' }, [10]],
+    [T, 2, { __name__: 'up', job: 'node', instance: 'b' }, [10, 11]],
+    [T, 3, { __name__: 'up', job: 'api' }, [10]],
+    [T, 4, { __name__: 'errors_total', job: 'api', code: '500' }, [10]],
+    [OTHER, 5, { __name__: 'up', job: 'node', instance: 'secret' }, [10]],
+  ];
+  for (const [tenant, id, labels, days] of series) {
+    const l = ls(labels);
+    t.addSeries(tenant, tenant === T ? '0:0' : '7:1', labelsKey(l), id);
+    for (const d of days) t.addDay(tenant, d, l, id);
+  }
+}
+
+function query(t: IndexTable, deleted: number[] = [], tenant = T, minDay = 10, maxDay = 10): IndexQuery {
+  return { view: t.view(), tenant, minDay, maxDay, isDeleted: (id) => deleted.includes(id), signal: new AbortController().signal };
+}
+
+function search(t: IndexTable, sets: LabelMatcher[][], opts: { deleted?: number[]; tenant?: string; minDay?: number; maxDay?: number } = {}): number[] {
+  const q = query(t, opts.deleted, opts.tenant, opts.minDay, opts.maxDay);
+  try {
+    return Array.from(searchIds(q, sets.map((s) => s.map(compileMatcher)), 0));
+  } finally {
+    q.view.release();
+  }
+}
+
+const m = (name: string, type: LabelMatcher['type'], value: string): LabelMatcher => ({ name, type, value });
+
+describe('IndexTable lookups', () => {
+  it('finds series by labels, labels by series and per-day presence, before and after a flush and a reopen', async () => {
+    const dir = newDir();
+    let t = open(dir);
+    fill(t);
+    const check = (tt: IndexTable) => {
+      expect(tt.findSeries(T, labelsKey(ls({ __name__: 'up', job: 'api' })), () => false)).toBe(3);
+      expect(tt.findSeries(T, labelsKey(ls({ __name__: 'up' })), () => false)).toBeUndefined();
+      expect(tt.findSeries(OTHER, labelsKey(ls({ __name__: 'up', job: 'api' })), () => false)).toBeUndefined();
+      expect(decodeLabelsKey(tt.labelsOf(T, 4)!, 0)).toEqual(ls({ __name__: 'errors_total', job: 'api', code: '500' }));
+      expect(tt.labelsOf(T, 5)).toBeUndefined();
+      expect(tt.hasDay(T, 11, 2)).toBe(true);
+      expect(tt.hasDay(T, 11, 1)).toBe(false);
+    };
+    check(t);
+    await t.flush(t.freeze(5));
+    check(t);
+    expect(t.maxSeriesId()).toBe(5);
+    expect(Object.fromEntries(t.tenantSeries())).toEqual({ '0:0': 4, '7:1': 1 });
+    t.close();
+    t = open(dir);
+    check(t);
+    expect(t.maxSeriesId()).toBe(5);
+    t.close();
+  });
+
+  it('returns the newest live series when a label set was deleted and written again', async () => {
+    const t = open(newDir());
+    const l = labelsKey(ls({ __name__: 'x' }));
+    t.addSeries(T, '0:0', l, 1);
+    await t.flush(t.freeze(1));
+    t.addSeries(T, '0:0', l, 9);
+    expect(t.findSeries(T, l, (id) => id === 1)).toBe(9);
+    expect(t.findSeries(T, l, (id) => id === 1 || id === 9)).toBeUndefined();
+    await t.flush(t.freeze(9));
+    expect(t.findSeries(T, l, (id) => id === 1)).toBe(9);
+    t.close();
+  });
+});
+
+describe('searchIds', () => {
+  it('applies every matcher type with PromQL empty-value semantics', async () => {
+    const t = open(newDir());
+    fill(t);
+    const f = (sets: LabelMatcher[][], want: number[], opts: { deleted?: number[]; minDay?: number; maxDay?: number } = {}) =>
+      expect(search(t, sets, opts)).toEqual(want);
+    // equality and intersections
+    f([[m('__name__', '=', 'up')]], [1, 2, 3]);
+    f([[m('__name__', '=', 'up'), m('job', '=', 'node')]], [1, 2]);
+    // inequality keeps series without the label
+    f([[m('__name__', '=', 'up'), m('instance', '!=', 'a')]], [2, 3]);
+    // regexps are anchored
+    f([[m('job', '=~', 'no')]], []);
+    f([[m('job', '=~', 'no.*')]], [1, 2]);
+    f([[m('job', '=~', 'node|api')]], [1, 2, 3, 4]);
+    f([[m('job', '!~', 'node|x')]], [3, 4]);
+    // {a=""} selects series without a; {a!=""} those with it; {a=~".*"} everything
+    f([[m('instance', '=', '')]], [3, 4]);
+    f([[m('instance', '!=', '')]], [1, 2]);
+    f([[m('instance', '=~', '.*')]], [1, 2, 3, 4]);
+    f([[m('instance', '=~', '.+')]], [1, 2]);
+    f([[m('code', '=~', '5..|')]], [1, 2, 3, 4]);
+    // case-insensitive flag group
+    f([[m('__name__', '=~', '(?i)UP')]], [1, 2, 3]);
+    // sets are OR-ed; no sets = everything
+    f([[m('code', '=', '500')], [m('instance', '=', 'a')]], [1, 4]);
+    f([], [1, 2, 3, 4]);
+    // days limit the search; deleted series are hidden
+    f([[m('__name__', '=', 'up')]], [2], { minDay: 11, maxDay: 11 });
+    f([[m('__name__', '=', 'up')]], [1, 2, 3], { minDay: 9, maxDay: 12 });
+    f([[m('__name__', '=', 'up')]], [1, 3], { deleted: [2] });
+    // another tenant sees only its own series
+    expect(search(t, [[m('__name__', '=', 'up')]], { tenant: OTHER })).toEqual([5]);
+    t.close();
+  });
+
+  it('gives the same answers from parts after a flush and a merge', async () => {
+    const t = open(newDir());
+    fill(t);
+    await t.flush(t.freeze(5));
+    const extra = ls({ __name__: 'up', job: 'node', instance: 'c' });
+    t.addSeries(T, '0:0', labelsKey(extra), 6);
+    t.addDay(T, 10, extra, 6);
+    expect(search(t, [[m('job', '=', 'node')]])).toEqual([1, 2, 6]);
+    await t.flush(t.freeze(6));
+    expect(t.stats().parts).toBe(2);
+    await t.forceMerge(new AbortController().signal);
+    expect(t.stats().parts).toBe(1);
+    expect(search(t, [[m('job', '=', 'node')]])).toEqual([1, 2, 6]);
+    expect(search(t, [[m('instance', '=', '')]])).toEqual([3, 4]);
+    expect(t.maxSeriesId()).toBe(6);
+    t.close();
+  });
+
+  it('rejects a search over the series limit', () => {
+    const t = open(newDir());
+    fill(t);
+    const q = query(t);
+    expect(() => searchIds(q, [[compileMatcher(m('__name__', '=~', '.+'))]], 3)).toThrow(/more than 3 series.*-search.maxUniqueTimeseries/);
+    expect(searchIds(q, [[compileMatcher(m('__name__', '=~', '.+'))]], 4)).toHaveLength(4);
+    q.view.release();
+    t.close();
+  });
+
+  it('rejects an invalid regexp with a clear error', () => {
+    expect(() => compileMatcher(m('job', '=~', '(('))).toThrow(/invalid regexp "\(\(" for label "job"/);
+  });
+});
+
+describe('label lookups', () => {
+  it('lists names and values of matching, live series only', () => {
+    const t = open(newDir());
+    fill(t);
+    const q = query(t, [4]);
+    expect(labelNamesOfDays(q, undefined, 0)).toEqual(['__name__', 'instance', 'job']);
+    expect(labelValuesOfDays(q, 'job', undefined, 0)).toEqual(['api', 'node']);
+    expect(labelValuesOfDays(q, '__name__', undefined, 0)).toEqual(['up']);
+    expect(labelValuesOfDays(q, 'job', Float64Array.from([1]), 0)).toEqual(['node']);
+    expect(labelNamesOfDays(q, Float64Array.from([3]), 0)).toEqual(['__name__', 'job']);
+    expect(labelValuesOfDays(q, 'instance', undefined, 1)).toEqual(['a']);
+    q.view.release();
+    t.close();
+  });
+
+  it('computes tsdb status for one day', () => {
+    const t = open(newDir());
+    fill(t);
+    const q = query(t);
+    const st = tsdbStatusOfDay(q, undefined, 2, 'job');
+    expect(st.totalSeries).toBe(4);
+    expect(st.totalLabelValuePairs).toBe(3 + 3 + 2 + 3);
+    expect(st.seriesCountByMetricName).toEqual([{ name: 'up', count: 3 }, { name: 'errors_total', count: 1 }]);
+    expect(st.seriesCountByLabelName).toEqual([{ name: '__name__', count: 4 }, { name: 'job', count: 4 }]);
+    expect(st.seriesCountByFocusLabelValue).toEqual([{ name: 'api', count: 2 }, { name: 'node', count: 2 }]);
+    expect(st.seriesCountByLabelValuePair).toEqual([{ name: '__name__=up', count: 3 }, { name: 'job=api', count: 2 }]);
+    expect(st.labelValueCountByLabelName).toEqual([{ name: '__name__', count: 2 }, { name: 'instance', count: 2 }]);
+    q.view.release();
+    t.close();
+  });
+});
+
+describe('IndexTable crash leftovers and retention', () => {
+  it('removes tmp dirs and parts missing from the manifest at open', async () => {
+    const dir = newDir();
+    let t = open(dir);
+    fill(t);
+    await t.flush(t.freeze(5));
+    t.close();
+    mkdirSync(join(dir, 'tmp', 'half-written'), { recursive: true });
+    mkdirSync(join(dir, '0123456789abcdef01234567'));
+    t = open(dir);
+    expect(readdirSync(dir).sort()).toEqual([...t.partNames(), 'parts.json'].sort());
+    t.close();
+  });
+
+  it('drops per-day items older than the cutoff when merging', async () => {
+    const dir = newDir();
+    const t = open(dir, 11);
+    fill(t);
+    await t.flush(t.freeze(5));
+    const l = ls({ __name__: 'late' });
+    t.addSeries(T, '0:0', labelsKey(l), 6);
+    t.addDay(T, 12, l, 6);
+    await t.flush(t.freeze(6));
+    await t.forceMerge(new AbortController().signal);
+    expect(search(t, [], { minDay: 10, maxDay: 12 })).toEqual([2, 6]);
+    // global items survive: the series is still known by its labels
+    expect(t.findSeries(T, labelsKey(ls({ __name__: 'up', job: 'api' })), () => false)).toBe(3);
+    t.close();
+  });
+});

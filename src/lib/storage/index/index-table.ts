@@ -1,0 +1,301 @@
+import { renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import type { Labels } from '../../storageapi/api.ts';
+import { errorMessage } from '../errors.ts';
+import { fsyncDir, listDirs, mkdirp, newPartName, removeDir } from '../fs-util.ts';
+import type { StorageLogger } from '../logger.ts';
+import type { LruCache } from '../lru-cache.ts';
+import { readManifest, writeManifest } from '../manifest.ts';
+import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from '../merge-policy.ts';
+import { MergedCursor, PartCursor } from './cursor.ts';
+import { IndexPart } from './index-part.ts';
+import { IndexPartWriter } from './index-part-writer.ts';
+import { IndexView } from './index-view.ts';
+import {
+  KIND_DAY_LABEL, KIND_DAY_SERIES, dayItems, dayKey, idKey, labelsBySeriesPrefix, readDayKey, readIdKey,
+  seriesByLabelsPrefix, seriesItems, KIND_DELETED,
+} from './keys.ts';
+import { MemTable } from './mem-table.ts';
+
+/** IndexTableOptions configure an IndexTable. */
+export interface IndexTableOptions {
+  readonly zstdLevel: number;
+  /** cache holds decoded blocks of all index parts. */
+  readonly cache: LruCache<string[]>;
+  readonly logger: StorageLogger;
+  /** cutoffDay returns the first UTC day retention keeps; merges drop per-day items of earlier days. */
+  readonly cutoffDay: () => number;
+  readonly mergePolicy?: MergePolicy;
+}
+
+/** IndexTableStats are counters for /metrics. */
+export interface IndexTableStats {
+  readonly parts: number;
+  readonly partsBytes: number;
+  readonly items: number;
+  readonly memItems: number;
+  readonly memBytes: number;
+  readonly mergesDone: number;
+  readonly mergesRunning: number;
+}
+
+/**
+ * IndexTable is the persisted inverted index: an LSM of immutable sorted index parts under one
+ * directory plus in-memory tables for items not yet flushed. Writers add items; flush() writes a
+ * frozen in-memory table as a new part; merges combine parts in the background and drop per-day
+ * items older than retention. The live set of parts is the directory's manifest.
+ */
+export class IndexTable {
+  readonly dir: string;
+  readonly #opts: IndexTableOptions;
+  #parts: IndexPart[] = [];
+  #mutable = new MemTable();
+  #frozen: MemTable[] = [];
+  readonly #merging = new Set<string>();
+  #mergesDone = 0;
+  #mergesRunning = 0;
+
+  private constructor(dir: string, opts: IndexTableOptions) {
+    this.dir = dir;
+    this.#opts = opts;
+  }
+
+  /** open loads the live parts of dir and deletes anything a crash left behind. */
+  static open(dir: string, opts: IndexTableOptions): IndexTable {
+    const t = new IndexTable(dir, opts);
+    mkdirp(dir);
+    removeDir(join(dir, 'tmp'));
+    let names = readManifest(dir);
+    if (names === undefined) {
+      names = [];
+      writeManifest(dir, names);
+    }
+    const live = new Set(names);
+    for (const d of listDirs(dir)) {
+      if (!live.has(d)) {
+        opts.logger.warn({ dir: join(dir, d) }, 'removing index part not listed in the manifest (left by a crash or an interrupted merge)');
+        removeDir(join(dir, d));
+      }
+    }
+    for (const n of names) t.#parts.push(IndexPart.open(dir, n, opts.cache));
+    return t;
+  }
+
+  /** maxSeriesId is the highest series ID recorded by any part. */
+  maxSeriesId(): number {
+    let m = 0;
+    for (const p of this.#parts) m = Math.max(m, p.meta.maxSeriesId);
+    return m;
+  }
+
+  /** tenantSeries counts created series per tenant ("accountID:projectID"), deleted ones included. */
+  tenantSeries(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const p of this.#parts) for (const [k, v] of Object.entries(p.meta.tenantSeries)) out.set(k, (out.get(k) ?? 0) + v);
+    for (const mt of [...this.#frozen, this.#mutable]) for (const [k, v] of mt.tenantSeries) out.set(k, (out.get(k) ?? 0) + v);
+    return out;
+  }
+
+  /** addSeries records a new series: labels → id and id → labels. tenantName is "acc:proj". */
+  addSeries(tenant: string, tenantName: string, labels: string, id: number): void {
+    const mt = this.#mutable;
+    for (const item of seriesItems(tenant, labels, id)) mt.add(item);
+    mt.seriesIds.set(seriesByLabelsPrefix(tenant, labels), id);
+    mt.labels.set(id, { tenant, labels });
+    mt.tenantSeries.set(tenantName, (mt.tenantSeries.get(tenantName) ?? 0) + 1);
+  }
+
+  /** addDay records that series id has samples on day. */
+  addDay(tenant: string, day: number, labels: Labels, id: number): void {
+    const mt = this.#mutable;
+    const items = dayItems(tenant, day, labels, id);
+    for (const item of items) mt.add(item);
+    mt.days.add(items[0]!);
+  }
+
+  /** addDeleted records the deletion marker of series id. */
+  addDeleted(tenant: string, id: number): void {
+    this.#mutable.add(KIND_DELETED + tenant + idKey(id));
+  }
+
+  /**
+   * findSeries returns the newest series ID of a tenant's label set that isDeleted rejects not,
+   * or undefined.
+   */
+  findSeries(tenant: string, labels: string, isDeleted: (id: number) => boolean): number | undefined {
+    const prefix = seriesByLabelsPrefix(tenant, labels);
+    for (const mt of [this.#mutable, ...[...this.#frozen].reverse()]) {
+      const id = mt.seriesIds.get(prefix);
+      if (id !== undefined && !isDeleted(id)) return id;
+    }
+    let best: number | undefined;
+    if (this.#parts.length === 0) return undefined;
+    const c = new MergedCursor(this.#parts.map((p) => new PartCursor(p)));
+    for (c.seek(prefix); c.current !== undefined && c.current.startsWith(prefix); c.next()) {
+      const id = readIdKey(c.current, prefix.length);
+      if (!isDeleted(id) && (best === undefined || id > best)) best = id;
+    }
+    return best;
+  }
+
+  /** hasDay reports whether series id already has its per-day items for day. */
+  hasDay(tenant: string, day: number, id: number): boolean {
+    const item = KIND_DAY_SERIES + tenant + dayKey(day) + idKey(id);
+    if (this.#mutable.days.has(item)) return true;
+    for (const mt of this.#frozen) if (mt.days.has(item)) return true;
+    for (const p of this.#parts) if (p.has(item)) return true;
+    return false;
+  }
+
+  /** labelsOf returns the labels key of series id of tenant, or undefined when unknown. */
+  labelsOf(tenant: string, id: number): string | undefined {
+    for (const mt of [this.#mutable, ...this.#frozen]) {
+      const e = mt.labels.get(id);
+      if (e !== undefined) return e.tenant === tenant ? e.labels : undefined;
+    }
+    const prefix = labelsBySeriesPrefix(tenant, id);
+    for (const p of this.#parts) {
+      if (p.blocksCount === 0) continue;
+      const c = new PartCursor(p);
+      c.seek(prefix);
+      if (c.current !== undefined && c.current.startsWith(prefix)) return c.current.slice(prefix.length);
+    }
+    return undefined;
+  }
+
+  /** view returns a consistent read view; release it when done. */
+  view(): IndexView {
+    return new IndexView(this.#parts, [this.#mutable.sorted(), ...this.#frozen.map((m) => m.sorted())]);
+  }
+
+  /**
+   * freeze closes the current in-memory table for writes (it stays readable) and starts a new
+   * one. maxSeriesId is the storage's ID high-water mark at this instant; it is stored with the
+   * part so restart knows which WAL series records are already indexed.
+   */
+  freeze(maxSeriesId: number): MemTable {
+    const mt = this.#mutable;
+    mt.maxSeriesId = maxSeriesId;
+    this.#frozen.push(mt);
+    this.#mutable = new MemTable();
+    return mt;
+  }
+
+  /** flush writes a frozen table as a part and makes it live; the table then leaves memory. */
+  async flush(mt: MemTable): Promise<void> {
+    if (mt.itemsCount > 0) {
+      const items = mt.sorted();
+      const part = await this.#writePart(mt.maxSeriesId, async (w) => {
+        for (const item of items) w.add(item);
+      });
+      this.#parts.push(part);
+      writeManifest(this.dir, this.#parts.map((p) => p.name));
+    }
+    this.#frozen = this.#frozen.filter((m) => m !== mt);
+    await yieldNow();
+  }
+
+  // A part is written under tmp/ and renamed into place only when complete: a crash leaves at
+  // most a tmp dir, which open() removes.
+  async #writePart(maxSeriesId: number, fill: (w: IndexPartWriter) => Promise<void>): Promise<IndexPart> {
+    const name = newPartName();
+    const tmp = join(this.dir, 'tmp', name);
+    const w = new IndexPartWriter(tmp, this.#opts.zstdLevel);
+    try {
+      await fill(w);
+      w.finish(maxSeriesId);
+      fsyncDir(tmp);
+      renameSync(tmp, join(this.dir, name));
+      fsyncDir(this.dir);
+    } catch (err) {
+      w.abort();
+      rmSync(tmp, { recursive: true, force: true });
+      throw new Error(`cannot write index part "${tmp}": ${errorMessage(err)}`, { cause: err });
+    }
+    return IndexPart.open(this.dir, name, this.#opts.cache);
+  }
+
+  /** mergeOnce runs one background merge if the policy finds one; returns whether it merged. */
+  async mergeOnce(signal: AbortSignal): Promise<boolean> {
+    const free = this.#parts.filter((p) => !this.#merging.has(p.name)).map((p) => ({ name: p.name, sizeBytes: p.sizeBytes }));
+    const names = pickPartsToMerge(free, this.#opts.mergePolicy ?? DEFAULT_MERGE_POLICY);
+    if (names.length === 0) return false;
+    await this.#merge(names, signal);
+    return true;
+  }
+
+  /** forceMerge merges all parts into as few as possible. */
+  async forceMerge(signal: AbortSignal): Promise<void> {
+    const free = this.#parts.filter((p) => !this.#merging.has(p.name)).map((p) => ({ name: p.name, sizeBytes: p.sizeBytes }));
+    const policy = this.#opts.mergePolicy ?? DEFAULT_MERGE_POLICY;
+    for (const group of pickPartsForForceMerge(free, policy.maxOutputBytes)) await this.#merge(group, signal);
+  }
+
+  async #merge(names: string[], signal: AbortSignal): Promise<void> {
+    const inputs = this.#parts.filter((p) => names.includes(p.name));
+    for (const p of inputs) this.#merging.add(p.name);
+    this.#mergesRunning++;
+    try {
+      const maxId = Math.max(...inputs.map((p) => p.meta.maxSeriesId));
+      const part = await this.#writePart(maxId, (w) => this.#copyMerged(inputs, w, signal));
+      this.#swap(inputs, part);
+    } finally {
+      this.#mergesRunning--;
+      for (const p of inputs) this.#merging.delete(p.name);
+    }
+  }
+
+  async #copyMerged(inputs: IndexPart[], w: IndexPartWriter, signal: AbortSignal): Promise<void> {
+    const cutoff = this.#opts.cutoffDay();
+    const c = new MergedCursor(inputs.map((p) => new PartCursor(p)));
+    for (let n = 0; c.current !== undefined; c.next(), n++) {
+      const item = c.current;
+      const kind = item[0];
+      // Per-day items of days retention dropped go away; global items stay (FORMAT.md).
+      if ((kind === KIND_DAY_LABEL || kind === KIND_DAY_SERIES) && readDayKey(item, 9) < cutoff) continue;
+      w.add(item);
+      if (n % 8192 === 8191) {
+        await yieldNow();
+        signal.throwIfAborted();
+      }
+    }
+  }
+
+  #swap(inputs: IndexPart[], output: IndexPart): void {
+    this.#parts = [...this.#parts.filter((p) => !inputs.includes(p)), output];
+    writeManifest(this.dir, this.#parts.map((p) => p.name));
+    for (const p of inputs) {
+      p.release();
+      removeDir(join(this.dir, p.name));
+    }
+    this.#mergesDone++;
+  }
+
+  stats(): IndexTableStats {
+    let items = 0;
+    let bytes = 0;
+    for (const p of this.#parts) {
+      items += p.meta.itemsCount;
+      bytes += p.sizeBytes;
+    }
+    let memItems = 0;
+    let memBytes = 0;
+    for (const mt of [this.#mutable, ...this.#frozen]) {
+      memItems += mt.itemsCount;
+      memBytes += mt.bytes;
+    }
+    return { parts: this.#parts.length, partsBytes: bytes, items, memItems, memBytes, mergesDone: this.#mergesDone, mergesRunning: this.#mergesRunning };
+  }
+
+  /** partNames lists live parts (for snapshots). */
+  partNames(): string[] {
+    return this.#parts.map((p) => p.name);
+  }
+
+  /** close releases every part; the table must not be used afterwards. */
+  close(): void {
+    for (const p of this.#parts) p.release();
+    this.#parts = [];
+  }
+}

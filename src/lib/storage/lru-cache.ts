@@ -1,0 +1,64 @@
+/**
+ * LruCache keeps values up to a byte budget and evicts the least recently used first. Sizes are
+ * what the caller says an entry costs (an estimate of its heap use). Not thread-safe; JS is not
+ * concurrent, and entries are immutable once stored.
+ */
+export class LruCache<V> {
+  readonly maxBytes: number;
+  #map = new Map<string, { value: V; bytes: number }>();
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  get(key: string): V | undefined {
+    const e = this.#map.get(key);
+    if (e === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.#map.delete(key);
+    this.#map.set(key, e);
+    return e.value;
+  }
+
+  set(key: string, value: V, bytes: number): void {
+    const old = this.#map.get(key);
+    if (old) {
+      this.#bytes -= old.bytes;
+      this.#map.delete(key);
+    }
+    if (bytes > this.maxBytes) return;
+    this.#map.set(key, { value, bytes });
+    this.#bytes += bytes;
+    while (this.#bytes > this.maxBytes) {
+      const first = this.#map.keys().next();
+      if (first.done) break;
+      const e = this.#map.get(first.value)!;
+      this.#bytes -= e.bytes;
+      this.#map.delete(first.value);
+    }
+  }
+
+  /** deletePrefix drops every entry whose key starts with prefix (a part that went away). */
+  deletePrefix(prefix: string): void {
+    for (const [k, e] of this.#map) {
+      if (k.startsWith(prefix)) {
+        this.#bytes -= e.bytes;
+        this.#map.delete(k);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+}

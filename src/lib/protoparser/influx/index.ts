@@ -1,0 +1,2 @@
+export { parse, parsePrecision, type InfluxParseOptions, type InfluxPrecision } from './parse.ts';
+export { streamInflux } from './stream.ts';

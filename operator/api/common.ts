@@ -195,7 +195,7 @@ export const serviceSpec = obj(
     type: oneOf(['ClusterIP', 'NodePort', 'LoadBalancer'] as const, { description: 'Service type.', default: 'ClusterIP' }),
     annotations: map(str({ description: 'Annotation value.' }), { description: 'Annotations of the Service (for load balancer settings).' }),
   },
-  { description: 'Settings of the component Service.' },
+  { description: 'Settings of the component Service.', defaultEmpty: true },
 );
 
 /** workload fields shared by every Pod-running section. */

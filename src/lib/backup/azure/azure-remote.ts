@@ -126,6 +126,18 @@ export class AzureRemote implements RemoteFs {
   }
 }
 
+/**
+ * createAzureContainer creates the container of `opts` when it does not exist (for setup
+ * tooling and tests; backups expect the container to exist).
+ */
+export async function createAzureContainer(opts: AzureRemoteOptions): Promise<void> {
+  try {
+    await serviceClient(opts).getContainerClient(opts.container).createIfNotExists();
+  } catch (err) {
+    throw new Error(`cannot create container azblob://${opts.container}: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
 function serviceClient(opts: AzureRemoteOptions): BlobServiceClient {
   if (opts.connectionString) return BlobServiceClient.fromConnectionString(opts.connectionString);
   if (!opts.accountName || !opts.accountKey) {

@@ -1,2 +1,2 @@
-export { AzureRemote } from './azure-remote.ts';
+export { AzureRemote, createAzureContainer } from './azure-remote.ts';
 export * from './azure-options.ts';

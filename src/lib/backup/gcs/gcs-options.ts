@@ -15,6 +15,11 @@ export interface GcsRemoteOptions {
   readonly apiEndpoint?: string | undefined;
   /** resumableThreshold: uploads of at least this many bytes use resumable sessions; default 8 MiB. */
   readonly resumableThreshold?: number | undefined;
+  /**
+   * chunkSize splits resumable uploads into requests of this many bytes (a multiple of
+   * 256 KiB), each retried on its own; default: one request per upload. Each chunk is buffered.
+   */
+  readonly chunkSize?: number | undefined;
   /** maxRetries bounds the SDK's retries of idempotent requests; default the SDK's (3). */
   readonly maxRetries?: number | undefined;
 }

@@ -18,6 +18,7 @@ export class GcsRemote implements RemoteFs {
   readonly #bucket: Bucket;
   readonly #prefix: string;
   readonly #resumableThreshold: number;
+  readonly #chunkSize: number | undefined;
 
   constructor(opts: GcsRemoteOptions) {
     const storage = new Storage({
@@ -29,6 +30,7 @@ export class GcsRemote implements RemoteFs {
     this.#bucket = storage.bucket(opts.bucket);
     this.#prefix = opts.prefix;
     this.#resumableThreshold = opts.resumableThreshold ?? DEFAULT_GCS_RESUMABLE_THRESHOLD;
+    this.#chunkSize = opts.chunkSize;
     this.url = formatRemoteUrl({ scheme: 'gs', bucket: opts.bucket, path: opts.prefix });
   }
 
@@ -61,6 +63,7 @@ export class GcsRemote implements RemoteFs {
     const metered = meterStream(body, { expectedBytes: size, what: `object "${name}"`, signal });
     const ws = this.#bucket.file(name).createWriteStream({
       resumable: size >= this.#resumableThreshold,
+      ...(this.#chunkSize ? { chunkSize: this.#chunkSize } : {}),
       metadata: { contentType: 'application/octet-stream' },
       validation: 'crc32c',
     });

@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import { normalizeSamples } from './dedup.ts';
+import { newPartName } from './fs-util.ts';
+import type { PartMeta } from './part-format.ts';
+import { PartWriter } from './part-writer.ts';
+import { nextPartitionStart, partitionNameOf } from './partition-name.ts';
+import type { RawBuffer } from './raw-buffer.ts';
+import { SeriesScratch } from './series-scratch.ts';
+
+/** FlushOptions control how a buffer becomes parts. */
+export interface FlushOptions {
+  readonly zstdLevel: number;
+  readonly dedupMs: number;
+  readonly isDeleted: (id: number) => boolean;
+  /** tmpDirOf returns the directory a new part of a partition is written into. */
+  readonly tmpDirOf: (partition: string, partName: string) => string;
+  readonly signal: AbortSignal;
+}
+
+/** FlushedPart is one part written by writeBufferParts, still in its tmp dir. */
+export interface FlushedPart {
+  readonly partition: string;
+  readonly name: string;
+  readonly tmpDir: string;
+  readonly meta: PartMeta;
+}
+
+const YIELD_EVERY_ROWS = 64 * 1024;
+
+/**
+ * writeBufferParts writes the samples of sealed buffers as new parts, one per monthly partition
+ * touched, each in a tmp dir (the caller moves them into place). Samples of a series are
+ * sorted, duplicates resolved and deduplicated as in merges; deleted series are left out.
+ * On failure every tmp dir written so far is returned through `written` for cleanup.
+ */
+export async function writeBufferParts(buffers: readonly RawBuffer[], opts: FlushOptions, written: string[] = []): Promise<FlushedPart[]> {
+  const ids = unionSeriesIds(buffers);
+  const writers = new Map<string, { name: string; dir: string; w: PartWriter }>();
+  const s = new SeriesScratch();
+  let sinceYield = 0;
+  const writerOf = (partition: string) => {
+    let e = writers.get(partition);
+    if (!e) {
+      const name = newPartName();
+      const dir = opts.tmpDirOf(partition, name);
+      written.push(dir);
+      e = { name, dir, w: new PartWriter(dir, opts.zstdLevel) };
+      writers.set(partition, e);
+    }
+    return e.w;
+  };
+  try {
+    for (const id of ids) {
+      if (opts.isDeleted(id)) continue;
+      s.reset();
+      for (const b of buffers) {
+        s.ensure(b.rowsOf(id));
+        s.n += b.copySeries(id, s.ts, s.vals, s.n);
+      }
+      s.n = normalizeSamples(s.ts, s.vals, s.n, opts.dedupMs);
+      writeByPartition(s, id, writerOf);
+      sinceYield += s.n;
+      if (sinceYield >= YIELD_EVERY_ROWS) {
+        sinceYield = 0;
+        await yieldNow();
+        opts.signal.throwIfAborted();
+      }
+    }
+    const out: FlushedPart[] = [];
+    for (const [partition, e] of writers) out.push({ partition, name: e.name, tmpDir: e.dir, meta: e.w.finish() });
+    return out;
+  } catch (err) {
+    for (const e of writers.values()) e.w.abort();
+    throw err;
+  }
+}
+
+// A series' samples may straddle a month boundary: each run goes to its own partition.
+function writeByPartition(s: SeriesScratch, id: number, writerOf: (p: string) => PartWriter): void {
+  let start = 0;
+  while (start < s.n) {
+    const limit = nextPartitionStart(s.ts[start]!);
+    let end = start + 1;
+    while (end < s.n && s.ts[end]! < limit) end++;
+    const w = writerOf(partitionNameOf(s.ts[start]!));
+    if (start === 0 && end === s.n) w.addSeries(id, s.ts, s.vals, s.n);
+    else w.addSeries(id, s.ts.subarray(start, end), s.vals.subarray(start, end), end - start);
+    start = end;
+  }
+}
+
+function unionSeriesIds(buffers: readonly RawBuffer[]): Float64Array {
+  if (buffers.length === 1) return buffers[0]!.seriesIds();
+  const all: number[] = [];
+  for (const b of buffers) for (const id of b.seriesIds()) all.push(id);
+  const a = Float64Array.from(new Set(all)).sort();
+  return a;
+}
+
+/** partDirIn joins a partition's tmp dir and a part name (helper for tmpDirOf). */
+export function partDirIn(dataDir: string, partition: string, partName: string): string {
+  return join(dataDir, partition, 'tmp', partName);
+}

@@ -1,0 +1,192 @@
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeTimestamps } from './encoding/timestamps.ts';
+import { decodeValues } from './encoding/values.ts';
+import { decompress } from './encoding/zstd.ts';
+import { CorruptDataError, errorMessage } from './errors.ts';
+import type { LruCache } from './lru-cache.ts';
+import {
+  BLOCK_HEADER_BYTES, type BlockHeaders, type MetaindexRow, type PartMeta, decodeBlockHeaders, decodeMetaindex,
+} from './part-format.ts';
+
+let nextUid = 1;
+
+/**
+ * DataPart is an open, immutable data part. The metaindex lives in memory; header groups are
+ * decoded on demand through a shared cache; sample blocks are read with pread and decoded by
+ * the caller's request. Reference-counted like IndexPart: files close with the last reference.
+ */
+export class DataPart {
+  readonly name: string;
+  readonly path: string;
+  readonly uid = nextUid++;
+  readonly meta: PartMeta;
+  readonly metaindex: readonly MetaindexRow[];
+  readonly #cache: LruCache<BlockHeaders>;
+  readonly #tsFd: number;
+  readonly #valFd: number;
+  readonly #indexFd: number;
+  #refs = 1;
+  #scratch = Buffer.allocUnsafe(1 << 16);
+
+  private constructor(partitionDir: string, name: string, cache: LruCache<BlockHeaders>) {
+    this.name = name;
+    this.path = join(partitionDir, name);
+    this.#cache = cache;
+    const opened: number[] = [];
+    try {
+      this.meta = JSON.parse(readFileSync(join(this.path, 'metadata.json'), 'utf8')) as PartMeta;
+      if (this.meta.formatVersion !== 1) throw new CorruptDataError(`unsupported format version ${String(this.meta.formatVersion)}`);
+      const what = `metaindex of part "${this.path}"`;
+      this.metaindex = decodeMetaindex(decompress(readFileSync(join(this.path, 'metaindex.bin')), 1 << 30, what), what);
+      for (const f of ['timestamps.bin', 'values.bin', 'index.bin']) opened.push(openSync(join(this.path, f), 'r'));
+    } catch (err) {
+      for (const fd of opened) closeSync(fd);
+      throw new Error(`cannot open part "${this.path}": ${errorMessage(err)}`, { cause: err });
+    }
+    [this.#tsFd, this.#valFd, this.#indexFd] = opened as [number, number, number];
+  }
+
+  /** open reads the metadata and metaindex of partitionDir/name. */
+  static open(partitionDir: string, name: string, cache: LruCache<BlockHeaders>): DataPart {
+    return new DataPart(partitionDir, name, cache);
+  }
+
+  #read(fd: number, offset: number, size: number, what: string): Buffer {
+    if (this.#scratch.length < size) this.#scratch = Buffer.allocUnsafe(Math.max(size, this.#scratch.length * 2));
+    const n = readSync(fd, this.#scratch, 0, size, offset);
+    if (n !== size) throw new CorruptDataError(`cannot read ${what}: short read (${n} of ${size} bytes at ${offset})`);
+    return this.#scratch.subarray(0, size);
+  }
+
+  /** headers returns header group g. */
+  headers(g: number): BlockHeaders {
+    const key = `${this.uid}:${g}`;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    const row = this.metaindex[g]!;
+    const what = `header group ${g} of part "${this.path}"`;
+    const raw = this.#read(this.#indexFd, row.offset, row.size, what);
+    const want = row.count * BLOCK_HEADER_BYTES;
+    const plain = raw.length === want ? raw : decompress(raw, want, what);
+    const h = decodeBlockHeaders(plain, row.count, what);
+    this.#cache.set(key, h, want + 200);
+    return h;
+  }
+
+  /**
+   * readBlock decodes block j of header group h into outTs/outVals at off (room for h.rows[j]
+   * samples is the caller's job). Throws CorruptDataError when the block does not decode or does
+   * not end at the header's maxTs.
+   */
+  readBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number): void {
+    const n = h.rows[j]!;
+    const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
+    const tsData = this.#read(this.#tsFd, h.tsOffsets[j]!, h.tsSizes[j]!, what);
+    decodeTimestamps(h.tsEnc[j]!, tsData, n, h.minTs[j]!, outTs, off, what);
+    if (outTs[off + n - 1] !== h.maxTs[j]) throw new CorruptDataError(`cannot decode ${what}: timestamps do not end at the header's maxTs`);
+    const valData = this.#read(this.#valFd, h.valOffsets[j]!, h.valSizes[j]!, what);
+    decodeValues(h.valEnc[j]!, valData, n, outVals, off, what);
+  }
+
+  acquire(): void {
+    this.#refs++;
+  }
+
+  /** release drops one reference; the last one closes the files. */
+  release(): void {
+    if (--this.#refs !== 0) return;
+    closeSync(this.#tsFd);
+    closeSync(this.#valFd);
+    closeSync(this.#indexFd);
+    this.#cache.deletePrefix(`${this.uid}:`);
+  }
+}
+
+function lowerBoundId(h: BlockHeaders, id: number, lo: number): number {
+  let hi = h.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (h.seriesIds[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * SeriesBlockCursor finds the blocks of one part that belong to given series and overlap a time
+ * range. Series must be asked for in ascending ID order (the cursor only moves forward).
+ */
+export class SeriesBlockCursor {
+  readonly part: DataPart;
+  readonly #minTs: number;
+  readonly #maxTs: number;
+  #g = 0;
+  #j = 0;
+
+  constructor(part: DataPart, minTs: number, maxTs: number) {
+    this.part = part;
+    this.#minTs = minTs;
+    this.#maxTs = maxTs;
+  }
+
+  /** collect calls sink(headers, j) for every matching block of series id, in time order. */
+  collect(id: number, sink: (h: BlockHeaders, j: number) => void): void {
+    const mi = this.part.metaindex;
+    while (this.#g < mi.length && mi[this.#g]!.lastSeriesId < id) {
+      this.#g++;
+      this.#j = 0;
+    }
+    for (let g = this.#g; g < mi.length && mi[g]!.firstSeriesId <= id; g++) {
+      const row = mi[g]!;
+      if (row.maxTs < this.#minTs || row.minTs > this.#maxTs) continue;
+      const h = this.part.headers(g);
+      let k = lowerBoundId(h, id, g === this.#g ? this.#j : 0);
+      if (g === this.#g) this.#j = k;
+      for (; k < h.count && h.seriesIds[k] === id; k++) {
+        if (h.maxTs[k]! >= this.#minTs && h.minTs[k]! <= this.#maxTs) sink(h, k);
+      }
+      if (k < h.count) break;
+    }
+  }
+}
+
+/** PartBlockStream walks every block of a part in order (merges). */
+export class PartBlockStream {
+  readonly part: DataPart;
+  #g = 0;
+  #h: BlockHeaders | undefined;
+  #j = 0;
+
+  constructor(part: DataPart) {
+    this.part = part;
+    this.#load();
+  }
+
+  #load(): void {
+    this.#h = this.#g < this.part.metaindex.length ? this.part.headers(this.#g) : undefined;
+    this.#j = 0;
+  }
+
+  /** headers and index of the current block, or undefined at the end. */
+  get headers(): BlockHeaders | undefined {
+    return this.#h;
+  }
+
+  get index(): number {
+    return this.#j;
+  }
+
+  /** seriesId of the current block (Infinity at the end). */
+  get seriesId(): number {
+    return this.#h === undefined ? Infinity : this.#h.seriesIds[this.#j]!;
+  }
+
+  next(): void {
+    if (this.#h === undefined) return;
+    if (++this.#j >= this.#h.count) {
+      this.#g++;
+      this.#load();
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dedupByInterval, normalizeSamples, resolveDuplicates, winsDuplicate } from './dedup.ts';
+import { STALE_NAN, isStaleNaN } from '../storageapi/stale.ts';
+
+const run = (pairs: [number, number][], dedupMs: number): [number, number][] => {
+  const ts = Float64Array.from(pairs.map((p) => p[0]));
+  const vals = Float64Array.from(pairs.map((p) => p[1]));
+  const n = normalizeSamples(ts, vals, pairs.length, dedupMs);
+  return Array.from({ length: n }, (_, i) => [ts[i]!, vals[i]!]);
+};
+
+describe('winsDuplicate', () => {
+  it('is a total order: larger number, +0 over -0, NaN over numbers', () => {
+    const f = (a: number, b: number, want: boolean) => expect(winsDuplicate(a, b)).toBe(want);
+    f(2, 1, true);
+    f(1, 2, false);
+    f(1, 1, false);
+    f(0, -0, true);
+    f(-0, 0, false);
+    f(NaN, Infinity, true);
+    f(Infinity, NaN, false);
+    f(NaN, STALE_NAN, true);
+    f(STALE_NAN, NaN, false);
+  });
+});
+
+describe('normalizeSamples', () => {
+  it('sorts, keeps one value per timestamp and applies the dedup interval', () => {
+    const f = (pairs: [number, number][], dedupMs: number, want: [number, number][]) => expect(run(pairs, dedupMs)).toEqual(want);
+    // out of order input is sorted
+    f([[30, 3], [10, 1], [20, 2]], 0, [[10, 1], [20, 2], [30, 3]]);
+    // duplicates keep the larger value whatever the order
+    f([[10, 1], [10, 5], [10, 3]], 0, [[10, 5]]);
+    f([[10, 5], [10, 1]], 0, [[10, 5]]);
+    // windows are (k·d - d, k·d]: the last sample of each window stays
+    f([[1, 1], [5, 2], [10, 3], [11, 4], [19, 5], [20, 6], [21, 7]], 10, [[10, 3], [20, 6], [21, 7]]);
+    f([[-15, 1], [-10, 2], [-9, 3]], 10, [[-10, 2], [-9, 3]]);
+    f([[5, 1]], 10, [[5, 1]]);
+  });
+
+  it('keeps a staleness marker bit-exact through sorting', () => {
+    const ts = Float64Array.from([20, 10]);
+    const vals = Float64Array.from([0, 1]);
+    vals[0] = STALE_NAN;
+    normalizeSamples(ts, vals, 2, 0);
+    expect(isStaleNaN(vals[1]!)).toBe(true);
+  });
+
+  it('gives the same result whether data is normalised in pieces or at once (merge order does not matter)', () => {
+    const sample = fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: -5, max: 5 }));
+    fc.assert(
+      fc.property(fc.array(sample), fc.array(sample), fc.constantFrom(0, 7, 30), (a, b, d) => {
+        const whole = run([...a, ...b], d);
+        const pieces = run([...run(a, d), ...run(b, d)], d);
+        const swapped = run([...run(b, d), ...run(a, d)], d);
+        expect(pieces).toEqual(whole);
+        expect(swapped).toEqual(whole);
+      }),
+    );
+  });
+
+  it('resolveDuplicates and dedupByInterval handle tiny inputs', () => {
+    expect(resolveDuplicates(new Float64Array(0), new Float64Array(0), 0)).toBe(0);
+    expect(dedupByInterval(Float64Array.from([1]), Float64Array.from([1]), 1, 5)).toBe(1);
+  });
+});

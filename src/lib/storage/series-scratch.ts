@@ -1,0 +1,42 @@
+/** SeriesScratch gathers the samples of one series from several sources; reused across series. */
+export class SeriesScratch {
+  ts: Float64Array;
+  vals: Float64Array;
+  n = 0;
+
+  constructor(capacity = 1024) {
+    this.ts = new Float64Array(capacity);
+    this.vals = new Float64Array(capacity);
+  }
+
+  reset(): void {
+    this.n = 0;
+  }
+
+  /** ensure makes room for extra more samples after n. */
+  ensure(extra: number): void {
+    const need = this.n + extra;
+    if (need <= this.ts.length) return;
+    let cap = this.ts.length * 2;
+    while (cap < need) cap *= 2;
+    const ts = new Float64Array(cap);
+    ts.set(this.ts.subarray(0, this.n));
+    const vals = new Float64Array(cap);
+    vals.set(this.vals.subarray(0, this.n));
+    this.ts = ts;
+    this.vals = vals;
+  }
+
+  /** keepRange drops samples outside [minTs, maxTs] (samples must be sorted). */
+  keepRange(minTs: number, maxTs: number): void {
+    let lo = 0;
+    while (lo < this.n && this.ts[lo]! < minTs) lo++;
+    let hi = this.n;
+    while (hi > lo && this.ts[hi - 1]! > maxTs) hi--;
+    if (lo > 0) {
+      this.ts.copyWithin(0, lo, hi);
+      this.vals.copyWithin(0, lo, hi);
+    }
+    this.n = hi - lo;
+  }
+}

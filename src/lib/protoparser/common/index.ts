@@ -4,5 +4,6 @@ export * from './float.ts';
 export * from './lines.ts';
 export * from './stream.ts';
 export { LineFailure, fail, isLineFailure, quote } from './line-failure.ts';
-export type { ParseResult } from './parse-result.ts';
-export { parseLines } from './parse-result.ts';
+export type { ParseResult, RowsAndErrors, LineParser } from './parse-result.ts';
+export { parseLines, countLines } from './parse-result.ts';
+export { parseJsonDocument, jsonType } from './json.ts';

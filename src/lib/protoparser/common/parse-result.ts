@@ -2,14 +2,18 @@ import { ErrorSummary } from './parse-error.ts';
 import { isLineFailure } from './line-failure.ts';
 import type { Row } from './row.ts';
 
+/** RowsAndErrors is what a document parse() returns (JSON bodies): rows of the good items and the summary of the bad ones. */
+export interface RowsAndErrors {
+  readonly rows: Row[];
+  readonly errors: ErrorSummary;
+}
+
 /**
  * ParseResult is what a line-oriented parse() returns: the rows of every good line, the summary of
  * the bad ones (count and first, with its 1-based line number), and how many lines the text held
  * (so a stream can number the lines of its next block).
  */
-export interface ParseResult {
-  readonly rows: Row[];
-  readonly errors: ErrorSummary;
+export interface ParseResult extends RowsAndErrors {
   readonly lines: number;
 }
 

@@ -1,0 +1,1 @@
+export { parse, sanitizeName, splitTag, NO_LABEL_VALUE, type AgentParseOptions } from './parse.ts';

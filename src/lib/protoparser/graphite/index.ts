@@ -1,0 +1,2 @@
+export { parse, metricAndTags, type GraphiteParseOptions } from './parse.ts';
+export { streamGraphite } from './stream.ts';

@@ -1,0 +1,1 @@
+export { parse, type OpenTsdbHttpParseOptions } from './parse.ts';

@@ -1,0 +1,76 @@
+// JSON lines import (/api/v1/import): one series per line,
+//   {"metric":{"__name__":"up","job":"a"},"values":[1,0.5,null,"NaN"],"timestamps":[1700000000000,…]}
+// values are numbers, null (NaN) or strings holding a number or a special value ("NaN", "Inf",
+// "+Inf", "-Inf", "Infinity", any letter case); timestamps are integer ms; both arrays must be
+// non-empty and of equal length. Label values that are numbers or booleans are turned into
+// strings; null and empty values are dropped. A bad line is skipped and counted.
+
+import { parseFloatText } from '../common/float.ts';
+import { fail, isLineFailure, quote } from '../common/line-failure.ts';
+import { jsonType } from '../common/json.ts';
+import { canonicalLabels, type Label, type Row } from '../common/row.ts';
+import { parseLines, type ParseResult } from '../common/parse-result.ts';
+
+/** JsonLineParseOptions configure parse. */
+export interface JsonLineParseOptions {
+  readonly firstLine?: number;
+}
+
+/** parse parses JSON lines; bad lines are counted and skipped. */
+export function parse(text: string, opts: JsonLineParseOptions = {}): ParseResult {
+  return parseLines(text, opts.firstLine ?? 1, parseLine);
+}
+
+function parseLine(s: string, start: number, end: number, rows: Row[]): void {
+  let i = start;
+  while (i < end && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
+  if (i === end) return;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(s.slice(start, end));
+  } catch (err) {
+    fail(`cannot parse JSON: ${(err as Error).message}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(`line must be a JSON object; got ${jsonType(doc)}`);
+  const o = doc as Record<string, unknown>;
+  const labels = metric(o.metric);
+  const values = o.values;
+  const timestamps = o.timestamps;
+  if (!Array.isArray(values) || values.length === 0) fail('missing "values" array');
+  if (!Array.isArray(timestamps) || timestamps.length === 0) fail('missing "timestamps" array');
+  if (values.length !== timestamps.length) fail(`"timestamps" has ${timestamps.length} entries but "values" has ${values.length}`);
+  for (let k = 0; k < values.length; k++) {
+    rows.push({ labels, timestamp: timestamp(timestamps[k], k), value: value(values[k], k) });
+  }
+}
+
+function metric(m: unknown): Label[] {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) fail('missing "metric" object');
+  const labels: Label[] = [];
+  for (const [name, v] of Object.entries(m as Record<string, unknown>)) {
+    if (v === null) continue;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') fail(`label ${quote(name)} must be a string; got ${jsonType(v)}`);
+    labels.push({ name, value: String(v) });
+  }
+  const out = canonicalLabels(labels, 'reject');
+  if (out.length === 0) fail('"metric" has no labels');
+  return out;
+}
+
+function timestamp(t: unknown, k: number): number {
+  if (typeof t !== 'number' || !Number.isSafeInteger(t)) fail(`timestamp at position ${k} must be an integer (ms); got ${quote(JSON.stringify(t) ?? '')}`);
+  return t;
+}
+
+function value(v: unknown, k: number): number {
+  if (typeof v === 'number') return v;
+  if (v === null) return NaN;
+  if (typeof v === 'string') {
+    try {
+      return parseFloatText(v);
+    } catch (e) {
+      if (!isLineFailure(e)) throw e;
+    }
+  }
+  return fail(`cannot parse value at position ${k}: ${quote(JSON.stringify(v) ?? '')}`);
+}

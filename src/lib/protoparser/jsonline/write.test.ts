@@ -1,0 +1,43 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { writeSeries } from './write.ts';
+import { parse } from './parse.ts';
+import { canonicalLabels, type Label } from '../common/row.ts';
+
+const L = (obj: Record<string, string>): Label[] => Object.entries(obj).map(([name, value]) => ({ name, value }));
+
+describe('jsonline write', () => {
+  it('renders series lines', () => {
+    const f = (labels: Record<string, string>, ts: number[], vs: number[], max: number, want: string): void => {
+      expect(writeSeries(L(labels), ts, vs, max)).toBe(want);
+    };
+    f({ __name__: 'up', job: 'a' }, [1, 2], [1, 0.5], 0, '{"metric":{"__name__":"up","job":"a"},"values":[1,0.5],"timestamps":[1,2]}\n');
+    f({ __name__: 'm' }, [1, 2, 3], [NaN, Infinity, -Infinity], 0, '{"metric":{"__name__":"m"},"values":["NaN","Inf","-Inf"],"timestamps":[1,2,3]}\n');
+    f({ __name__: 'm', 'q"\n': 'v\\' }, [5], [-0], 0, '{"metric":{"__name__":"m","q\\"\\n":"v\\\\"},"values":[-0],"timestamps":[5]}\n');
+    // max_rows_per_line splits long series
+    f({ __name__: 'm' }, [1, 2, 3], [1, 2, 3], 2, '{"metric":{"__name__":"m"},"values":[1,2],"timestamps":[1,2]}\n{"metric":{"__name__":"m"},"values":[3],"timestamps":[3]}\n');
+    f({ __name__: 'm' }, [], [], 0, '');
+  });
+
+  it('round-trips through the parser', () => {
+    const labels = fc
+      .dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 8 }), { minKeys: 1, maxKeys: 4 })
+      .map((d) => canonicalLabels(L(d), 'reject'));
+    const samples = fc.array(fc.tuple(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), fc.double()), { minLength: 1, maxLength: 20 });
+    fc.assert(
+      fc.property(labels, samples, fc.nat({ max: 7 }), (ls, ss, max) => {
+        const text = writeSeries(ls, ss.map((s) => s[0]), ss.map((s) => s[1]), max);
+        const r = parse(text);
+        expect(r.errors.describe()).toBe('');
+        expect(r.rows).toHaveLength(ss.length);
+        r.rows.forEach((row, i) => {
+          expect(row.labels).toEqual(ls);
+          expect(row.timestamp).toBe(ss[i]![0]);
+          const v = ss[i]![1];
+          expect(Object.is(row.value, v) || (Number.isNaN(v) && Number.isNaN(row.value))).toBe(true);
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -14,9 +14,9 @@ export interface AzureRemoteOptions {
   readonly accountKey?: string | undefined;
   /** endpoint is the blob service URL; default https://<accountName>.blob.core.windows.net. */
   readonly endpoint?: string | undefined;
-  /** blockSize is the staged block size of uploads in bytes; default 8 MiB. */
+  /** blockSize is the staged block size of uploads in bytes; default 8 MiB. Each upload buffers about blockSize × concurrency. */
   readonly blockSize?: number | undefined;
-  /** concurrency is how many blocks of one upload are staged in parallel; default 4. */
+  /** concurrency is how many blocks of one upload are staged in parallel; default 2. */
   readonly concurrency?: number | undefined;
 }
 

@@ -22,7 +22,7 @@ export class AzureRemote implements RemoteFs {
     this.#container = serviceClient(opts).getContainerClient(opts.container);
     this.#prefix = opts.prefix;
     this.#blockSize = opts.blockSize ?? 8 * 1024 * 1024;
-    this.#concurrency = opts.concurrency ?? 4;
+    this.#concurrency = opts.concurrency ?? 2;
     this.url = formatRemoteUrl({ scheme: 'azblob', bucket: opts.container, path: opts.prefix });
   }
 

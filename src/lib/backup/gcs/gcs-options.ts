@@ -1,8 +1,8 @@
 /**
  * GcsRemoteOptions configures the GCS backend. Credentials: the service-account JSON key file
  * `credsFilePath`; else Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud
- * user credentials, the metadata server). With a custom `apiEndpoint` (an emulator) requests
- * are sent without authentication, as the SDK does.
+ * user credentials, the metadata server). With a custom `apiEndpoint` requests are sent without
+ * authentication (an emulator) unless `credsFilePath` is also given.
  */
 export interface GcsRemoteOptions {
   readonly bucket: string;

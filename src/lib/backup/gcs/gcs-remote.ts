@@ -25,6 +25,9 @@ export class GcsRemote implements RemoteFs {
       ...(opts.credsFilePath ? { keyFilename: opts.credsFilePath } : {}),
       ...(opts.projectId ? { projectId: opts.projectId } : {}),
       ...(opts.apiEndpoint ? { apiEndpoint: opts.apiEndpoint } : {}),
+      // The SDK sends no credentials to a custom endpoint (emulators); a key file means the
+      // endpoint is a real, authenticated service.
+      ...(opts.apiEndpoint && opts.credsFilePath ? { useAuthWithCustomEndpoint: true } : {}),
       ...(opts.maxRetries !== undefined ? { retryOptions: { maxRetries: opts.maxRetries } } : {}),
     });
     this.#bucket = storage.bucket(opts.bucket);
@@ -103,8 +106,14 @@ export class GcsRemote implements RemoteFs {
     rs.on('error', (err) => {
       out.destroy(isNotFound(err) ? new RemoteNotFoundError(`cannot read ${this.url}/${path}: no such object`, path, { cause: err }) : this.#error('read', path, err));
     });
-    out.on('close', () => rs.destroy());
-    signal?.addEventListener('abort', () => out.destroy(signal.reason as Error), { once: true });
+    const onAbort = (): void => {
+      out.destroy(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    out.on('close', () => {
+      signal?.removeEventListener('abort', onAbort);
+      rs.destroy();
+    });
     return rs.pipe(out);
   }
 

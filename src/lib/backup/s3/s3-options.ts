@@ -58,9 +58,13 @@ export interface S3RemoteOptions {
   readonly configFilePath?: string | undefined;
   /** configProfile is the profile to use in those files (`-configProfile`). */
   readonly configProfile?: string | undefined;
-  /** partSize is the multipart chunk size in bytes (≥ 5 MiB); default 64 MiB. Parts up to this size go in one PUT. */
+  /**
+   * partSize is the multipart chunk size in bytes (≥ 5 MiB); default 16 MiB. Backup parts up to
+   * this size go in one PUT. Each upload buffers about partSize × (queueSize + 1) bytes, so with
+   * `-concurrency` workers memory use is about that times the concurrency (≈ 480 MiB by default).
+   */
   readonly partSize?: number | undefined;
-  /** queueSize is how many chunks of one upload go in parallel; default 4. Memory use is about partSize × queueSize per upload. */
+  /** queueSize is how many chunks of one upload are sent in parallel; default 2. */
   readonly queueSize?: number | undefined;
   /** maxAttempts bounds SDK retries of a request; default the SDK's (3). */
   readonly maxAttempts?: number | undefined;
@@ -71,4 +75,6 @@ export interface S3RemoteOptions {
 /** MIN_S3_PART_SIZE is the smallest multipart chunk S3 accepts. */
 export const MIN_S3_PART_SIZE = 5 * 1024 * 1024;
 /** DEFAULT_S3_PART_SIZE is the default multipart chunk size. */
-export const DEFAULT_S3_PART_SIZE = 64 * 1024 * 1024;
+export const DEFAULT_S3_PART_SIZE = 16 * 1024 * 1024;
+/** DEFAULT_S3_QUEUE_SIZE is the default number of chunks of one upload in flight. */
+export const DEFAULT_S3_QUEUE_SIZE = 2;

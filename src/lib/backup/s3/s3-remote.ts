@@ -20,7 +20,7 @@ import { meterStream } from '../metered-stream.ts';
 import { checkRemoteDir, checkRemotePath, type RemoteFile, type RemoteFs } from '../remote-fs.ts';
 import { formatRemoteUrl } from '../remote-url.ts';
 import { resolveS3Credentials, resolveS3Region } from './s3-credentials.ts';
-import { DEFAULT_S3_PART_SIZE, MIN_S3_PART_SIZE, type S3RemoteOptions } from './s3-options.ts';
+import { DEFAULT_S3_PART_SIZE, DEFAULT_S3_QUEUE_SIZE, MIN_S3_PART_SIZE, type S3RemoteOptions } from './s3-options.ts';
 
 /** S3Remote implements RemoteFs on an S3 bucket under a key prefix. */
 export class S3Remote implements RemoteFs {
@@ -77,7 +77,7 @@ export class S3Remote implements RemoteFs {
       client: this.#client,
       params: { Bucket: this.#opts.bucket, Key, Body: metered, ContentLength: size, StorageClass: this.#opts.storageClass },
       partSize: this.#partSize,
-      queueSize: this.#opts.queueSize ?? 4,
+      queueSize: this.#opts.queueSize ?? DEFAULT_S3_QUEUE_SIZE,
       leavePartsOnError: false,
     });
     const onAbort = (): void => void upload.abort().catch(() => {});

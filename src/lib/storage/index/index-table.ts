@@ -148,20 +148,27 @@ export class IndexTable {
     return false;
   }
 
-  /** labelsOf returns the labels key of series id of tenant, or undefined when unknown. */
-  labelsOf(tenant: string, id: number): string | undefined {
+  /** seriesInfo returns the tenant key and labels key of series id, or undefined when unknown. */
+  seriesInfo(id: number): { readonly tenant: string; readonly labels: string } | undefined {
     for (const mt of [this.#mutable, ...this.#frozen]) {
       const e = mt.labels.get(id);
-      if (e !== undefined) return e.tenant === tenant ? e.labels : undefined;
+      if (e !== undefined) return e;
     }
-    const prefix = labelsBySeriesPrefix(tenant, id);
+    const prefix = labelsBySeriesPrefix(id);
     for (const p of this.#parts) {
       if (p.blocksCount === 0) continue;
       const c = new PartCursor(p);
       c.seek(prefix);
-      if (c.current !== undefined && c.current.startsWith(prefix)) return c.current.slice(prefix.length);
+      const item = c.current;
+      if (item !== undefined && item.startsWith(prefix)) return { tenant: item.slice(prefix.length, prefix.length + 8), labels: item.slice(prefix.length + 8) };
     }
     return undefined;
+  }
+
+  /** labelsOf returns the labels key of series id when it belongs to tenant. */
+  labelsOf(tenant: string, id: number): string | undefined {
+    const info = this.seriesInfo(id);
+    return info !== undefined && info.tenant === tenant ? info.labels : undefined;
   }
 
   /** view returns a consistent read view; release it when done. */
@@ -180,6 +187,11 @@ export class IndexTable {
     this.#frozen.push(mt);
     this.#mutable = new MemTable();
     return mt;
+  }
+
+  /** flushFrozen flushes every frozen table, oldest first (also ones an earlier failure left). */
+  async flushFrozen(): Promise<void> {
+    for (const mt of [...this.#frozen]) await this.flush(mt);
   }
 
   /** flush writes a frozen table as a part and makes it live; the table then leaves memory. */
@@ -225,11 +237,15 @@ export class IndexTable {
     return true;
   }
 
-  /** forceMerge merges all parts into as few as possible. */
-  async forceMerge(signal: AbortSignal): Promise<void> {
+  /**
+   * forceMerge merges all parts into as few as possible; with rewriteSingle a lone part is
+   * rewritten too, which drops per-day items retention no longer keeps.
+   */
+  async forceMerge(signal: AbortSignal, rewriteSingle = false): Promise<void> {
     const free = this.#parts.filter((p) => !this.#merging.has(p.name)).map((p) => ({ name: p.name, sizeBytes: p.sizeBytes }));
     const policy = this.#opts.mergePolicy ?? DEFAULT_MERGE_POLICY;
-    for (const group of pickPartsForForceMerge(free, policy.maxOutputBytes)) await this.#merge(group, signal);
+    const groups = free.length === 1 && rewriteSingle ? [[free[0]!.name]] : pickPartsForForceMerge(free, policy.maxOutputBytes);
+    for (const group of groups) await this.#merge(group, signal);
   }
 
   async #merge(names: string[], signal: AbortSignal): Promise<void> {
@@ -286,6 +302,11 @@ export class IndexTable {
       memBytes += mt.bytes;
     }
     return { parts: this.#parts.length, partsBytes: bytes, items, memItems, memBytes, mergesDone: this.#mergesDone, mergesRunning: this.#mergesRunning };
+  }
+
+  /** mutableItems counts items added since the last freeze. */
+  get mutableItems(): number {
+    return this.#mutable.itemsCount;
   }
 
   /** partNames lists live parts (for snapshots). */

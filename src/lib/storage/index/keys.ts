@@ -116,9 +116,12 @@ export function seriesByLabelsPrefix(tenant: string, labels: string): string {
   return KIND_SERIES_BY_LABELS + tenant + labels + '\x00';
 }
 
-/** labelsBySeriesPrefix prefixes the item holding the labels of one series. */
-export function labelsBySeriesPrefix(tenant: string, id: number): string {
-  return KIND_LABELS_BY_SERIES + tenant + idKey(id);
+/**
+ * labelsBySeriesPrefix prefixes the item holding the tenant and labels of one series. The ID
+ * comes first so the WAL replay can find a series' tenant from its ID alone.
+ */
+export function labelsBySeriesPrefix(id: number): string {
+  return KIND_LABELS_BY_SERIES + idKey(id);
 }
 
 /** dayPrefix prefixes every per-day item of one kind, tenant and day. */
@@ -134,7 +137,7 @@ export function deletedPrefix(tenant: string): string {
 /** seriesItems returns the global items written once when a series is created. */
 export function seriesItems(tenant: string, labels: string, id: number): string[] {
   const idk = idKey(id);
-  return [seriesByLabelsPrefix(tenant, labels) + idk, KIND_LABELS_BY_SERIES + tenant + idk + labels];
+  return [seriesByLabelsPrefix(tenant, labels) + idk, KIND_LABELS_BY_SERIES + idk + tenant + labels];
 }
 
 /** dayItems returns the per-day items written the first time a series has a sample on a day. */

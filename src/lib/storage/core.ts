@@ -1,0 +1,129 @@
+import { join } from 'node:path';
+import type { Labels, Tenant } from '../storageapi/api.ts';
+import type { IndexTable } from './index/index-table.ts';
+import type { RejectReason } from './labels.ts';
+import { LruCache } from './lru-cache.ts';
+import type { ResolvedOptions } from './options.ts';
+import type { BlockHeaders } from './part-format.ts';
+import { Partition, type PartitionOptions } from './partition.ts';
+import { RawBuffer } from './raw-buffer.ts';
+import { CacheGroup } from './series-cache.ts';
+import { DeletedSeries, TenantState } from './tenant-state.ts';
+import type { Wal } from './wal.ts';
+
+/** Paths of a data directory (FORMAT.md "Directory layout"). */
+export interface StoragePaths {
+  readonly root: string;
+  readonly data: string;
+  readonly index: string;
+  readonly wal: string;
+  readonly snapshots: string;
+}
+
+/** storagePaths returns the layout under root. */
+export function storagePaths(root: string): StoragePaths {
+  return { root, data: join(root, 'data'), index: join(root, 'indexdb'), wal: join(root, 'wal'), snapshots: join(root, 'snapshots') };
+}
+
+/** Counters are cumulative since open. */
+export class Counters {
+  rowsAdded = 0;
+  readonly rowsRejected: Record<RejectReason, number> = {
+    too_many_labels: 0, label_too_long: 0, invalid_labels: 0, invalid_timestamp: 0, outside_retention: 0,
+  };
+  seriesCreated = 0;
+  flushes = 0;
+  flushErrors = 0;
+  mergeErrors = 0;
+  snapshotsCreated = 0;
+}
+
+// Shares of cacheBytes per cache; the series caches serve every written row.
+const CACHE_SHARES = { series: 0.45, labels: 0.15, indexBlocks: 0.25, headers: 0.15 } as const;
+
+/**
+ * StorageCore is the shared state of an open storage. The modules of the engine (write path,
+ * flusher, merger, search, snapshots) are functions over it; Storage is the public face.
+ * Everything here runs on one JS thread: a synchronous section never sees another half-done.
+ */
+export class StorageCore {
+  readonly opts: ResolvedOptions;
+  readonly paths: StoragePaths;
+  readonly index: IndexTable;
+  readonly partitions = new Map<string, Partition>();
+  readonly deleted = new DeletedSeries();
+  readonly tenants = new Map<string, TenantState>();
+  readonly counters = new Counters();
+  readonly seriesCache: CacheGroup;
+  readonly labelsCache: LruCache<Labels>;
+  readonly indexCache: LruCache<string[]>;
+  readonly headersCache: LruCache<BlockHeaders>;
+  readonly partitionOptions: PartitionOptions;
+  wal!: Wal;
+  /** active receives new rows; sealed buffers wait for their flush to finish. */
+  active: RawBuffer;
+  sealed: RawBuffer[] = [];
+  /** maxSeriesId is the highest series ID handed out. */
+  maxSeriesId = 0;
+  #gen = 1;
+
+  constructor(opts: ResolvedOptions, paths: StoragePaths, index: IndexTable, caches: { indexCache: LruCache<string[]>; headersCache: LruCache<BlockHeaders> }) {
+    this.opts = opts;
+    this.paths = paths;
+    this.index = index;
+    this.indexCache = caches.indexCache;
+    this.headersCache = caches.headersCache;
+    this.seriesCache = new CacheGroup(opts.cacheBytes * CACHE_SHARES.series);
+    this.labelsCache = new LruCache(opts.cacheBytes * CACHE_SHARES.labels);
+    this.partitionOptions = { cache: caches.headersCache, logger: opts.logger, mergePolicy: opts.mergePolicy };
+    this.active = new RawBuffer(this.#gen);
+  }
+
+  /** cacheSizes returns the byte budget of the caches built before the core (index, headers). */
+  static cacheSizes(cacheBytes: number): { indexBlocks: number; headers: number } {
+    return { indexBlocks: cacheBytes * CACHE_SHARES.indexBlocks, headers: cacheBytes * CACHE_SHARES.headers };
+  }
+
+  isDeleted = (id: number): boolean => this.deleted.has(id);
+
+  /** tenantState returns (creating) the state of a tenant. */
+  tenantState(t: Tenant): TenantState {
+    const name = `${t.accountID}:${t.projectID}`;
+    let s = this.tenants.get(name);
+    if (!s) {
+      s = new TenantState(t, this.seriesCache);
+      this.tenants.set(name, s);
+    }
+    return s;
+  }
+
+  /** partition returns (creating) the partition with this name. */
+  partition(name: string): Partition {
+    let p = this.partitions.get(name);
+    if (!p) {
+      p = Partition.create(this.paths.data, name, this.partitionOptions);
+      this.partitions.set(name, p);
+    }
+    return p;
+  }
+
+  /** sealActive swaps in a fresh active buffer and returns the old one, now sealed. */
+  sealActive(): RawBuffer {
+    const b = this.active;
+    this.sealed.push(b);
+    this.active = new RawBuffer(++this.#gen);
+    return b;
+  }
+
+  /** buffers returns every buffer a search must read, newest last. */
+  buffers(): RawBuffer[] {
+    return [...this.sealed, this.active];
+  }
+
+  /** pendingRows counts rows in buffers not yet written to parts. */
+  get pendingRows(): number {
+    let n = this.active.rows;
+    for (const b of this.sealed) n += b.rows;
+    return n;
+  }
+}

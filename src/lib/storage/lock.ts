@@ -1,0 +1,91 @@
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorMessage } from './errors.ts';
+
+/** LOCK_FILE holds the pid of the process that has the data directory open. */
+export const LOCK_FILE = 'flock.lock';
+/** RESTORE_IN_PROGRESS is written by the backup manager while it restores into the directory. */
+export const RESTORE_IN_PROGRESS = 'restore-in-progress';
+
+// Locks held by this process, so a second open in the same process is refused too.
+const heldHere = new Set<string>();
+
+/** isProcessAlive reports whether a process with this pid exists (signal 0 probes without killing). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * readLockPid returns the pid recorded in dir's lock file, or undefined when there is no lock
+ * file or it holds no pid. The backup manager uses it (with isProcessAlive) to refuse restoring
+ * into a directory a live storage has open.
+ */
+export function readLockPid(dir: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8').trim(), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * DirLock is an exclusive lock on a data directory: a lock file created with O_EXCL holding the
+ * owner's pid. A lock file whose pid is not a live process (a crash left it) is taken over; a
+ * live owner, or an earlier open in this very process, makes acquire throw.
+ */
+export class DirLock {
+  readonly path: string;
+  #released = false;
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  static acquire(dir: string): DirLock {
+    const path = join(dir, LOCK_FILE);
+    if (heldHere.has(path)) throw new Error(`cannot lock data directory "${dir}": it is already open in this process`);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = openSync(path, 'wx');
+        try {
+          writeSync(fd, `${process.pid}\n`);
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        heldHere.add(path);
+        return new DirLock(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw new Error(`cannot lock data directory "${dir}": ${errorMessage(err)}`, { cause: err });
+        }
+      }
+      const owner = readLockPid(dir);
+      // Our own pid in a lock we do not hold is a leftover of an earlier life of this pid (a
+      // restarted container is pid 1 again): stale.
+      if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) {
+        throw new Error(`cannot lock data directory "${dir}": process ${owner} holds it (lock file "${path}"); stop that process first`);
+      }
+      try {
+        unlinkSync(path);
+      } catch {
+        // another process may have removed it first; retry
+      }
+    }
+    throw new Error(`cannot lock data directory "${dir}": lock file "${path}" keeps reappearing`);
+  }
+
+  /** release removes the lock file. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    heldHere.delete(this.path);
+    if (existsSync(this.path)) unlinkSync(this.path);
+  }
+}

@@ -1,0 +1,103 @@
+import type { StorageCore } from './core.ts';
+import { errorMessage } from './errors.ts';
+import type { MergeOptions } from './part-merge.ts';
+import { retentionMinTs } from './retention.ts';
+
+/**
+ * Merger runs background merges one at a time: for every partition, merges the policy picks,
+ * then index merges, until nothing is worth merging. kick() starts it (after flushes); forced
+ * merges queue behind it. stop() aborts a running merge (its output is discarded; inputs stay).
+ */
+export class Merger {
+  readonly #core: StorageCore;
+  readonly #abort = new AbortController();
+  #running: Promise<void> | undefined;
+  #again = false;
+
+  constructor(core: StorageCore) {
+    this.#core = core;
+  }
+
+  #options(): MergeOptions {
+    const core = this.#core;
+    return {
+      zstdLevel: core.opts.zstdLevel,
+      dedupMs: core.opts.minScrapeIntervalMs,
+      minTs: retentionMinTs(core.opts.now(), core.opts.retentionMs),
+      maxTs: Infinity,
+      isDeleted: core.isDeleted,
+      signal: this.#abort.signal,
+    };
+  }
+
+  /** kick starts background merging unless it runs already (then it runs once more). */
+  kick(): void {
+    if (this.#abort.signal.aborted) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#loop().finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  async #loop(): Promise<void> {
+    do {
+      this.#again = false;
+      for (const p of [...this.#core.partitions.values()]) {
+        while (!this.#abort.signal.aborted && (await this.#guard(() => p.mergeOnce(this.#options()))));
+      }
+      while (!this.#abort.signal.aborted && (await this.#guard(() => this.#core.index.mergeOnce(this.#abort.signal))));
+    } while (this.#again && !this.#abort.signal.aborted);
+  }
+
+  async #guard(run: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await run();
+    } catch (err) {
+      if (this.#abort.signal.aborted) return false;
+      this.#core.counters.mergeErrors++;
+      this.#core.opts.logger.error({ err: errorMessage(err) }, 'background merge failed; will retry later');
+      return false;
+    }
+  }
+
+  /**
+   * forceMerge merges every partition whose name starts with prefix (all when empty) into as few
+   * parts as possible, and the index likewise. Waits for background merging first.
+   */
+  async forceMerge(prefix = ''): Promise<void> {
+    while (this.#running) await this.#running;
+    const run = (async () => {
+      for (const p of [...this.#core.partitions.values()]) {
+        if (p.name.startsWith(prefix)) await p.forceMerge(this.#options());
+      }
+      await this.#core.index.forceMerge(this.#abort.signal);
+    })();
+    this.#running = run.finally(() => {
+      this.#running = undefined;
+    });
+    await run;
+  }
+
+  /** forceMergeIndex rewrites the whole index (drops per-day items retention no longer keeps). */
+  async forceMergeIndex(): Promise<void> {
+    while (this.#running) await this.#running;
+    const run = this.#core.index.forceMerge(this.#abort.signal, true);
+    this.#running = run.finally(() => {
+      this.#running = undefined;
+    });
+    await run;
+  }
+
+  /** running reports whether a merge is in progress. */
+  get running(): boolean {
+    return this.#running !== undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort(new Error('storage is closing'));
+    while (this.#running) await this.#running.catch(() => undefined);
+  }
+}

@@ -1,0 +1,160 @@
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import type { Labels, SearchQuery, SeriesSamples, Tenant, TimeRange, TsdbStatus, TsdbStatusQuery } from '../storageapi/api.ts';
+import type { StorageCore } from './core.ts';
+import { SeriesBlockCursor, type DataPart } from './data-part.ts';
+import { normalizeSamples } from './dedup.ts';
+import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
+import { type IndexQuery, searchIds } from './index/index-search.ts';
+import { MS_PER_DAY, dayOf, decodeLabelsKey, tenantKey } from './index/keys.ts';
+import { type CompiledMatcher, compileMatcher } from './index/matchers.ts';
+import { dayRange } from './retention.ts';
+import { SeriesScratch } from './series-scratch.ts';
+
+/** checkTenant throws for a tenant that is not two uint32s. */
+export function checkTenant(t: Tenant): void {
+  const ok = (v: number) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+  if (!t || !ok(t.accountID) || !ok(t.projectID)) {
+    throw new Error(`invalid tenant ${JSON.stringify(t)}: accountID and projectID must be integers in 0..4294967295`);
+  }
+}
+
+function checkRange(r: TimeRange): void {
+  if (!r || Number.isNaN(r.minTimestamp) || Number.isNaN(r.maxTimestamp)) throw new Error(`invalid time range ${JSON.stringify(r)}`);
+}
+
+function compileSets(q: SearchQuery): CompiledMatcher[][] {
+  return q.matcherSets.map((set) => set.map(compileMatcher));
+}
+
+/** withIndex runs fn over an index view scoped to the query's tenant and days, releasing it after. */
+function withIndex<T>(core: StorageCore, tenant: Tenant, range: TimeRange, signal: AbortSignal, fn: (q: IndexQuery) => T): T {
+  checkTenant(tenant);
+  checkRange(range);
+  signal.throwIfAborted();
+  const { minDay, maxDay } = dayRange(range.minTimestamp, range.maxTimestamp, core.opts.now(), core.opts.retentionMs);
+  const view = core.index.view();
+  try {
+    return fn({ view, tenant: tenantKey(tenant), minDay, maxDay, isDeleted: core.isDeleted, signal });
+  } finally {
+    view.release();
+  }
+}
+
+/** matchingIds returns the IDs of live series matching q (index lookup only). */
+export function matchingIds(core: StorageCore, q: SearchQuery, signal: AbortSignal): Float64Array {
+  const sets = compileSets(q);
+  return withIndex(core, q.tenant, q.timeRange, signal, (iq) => searchIds(iq, sets, q.maxSeries));
+}
+
+/** labelsOfSeries returns the labels of series id of tenant (cached), or undefined. */
+export function labelsOfSeries(core: StorageCore, tenant: string, id: number): Labels | undefined {
+  const key = String(id);
+  const hit = core.labelsCache.get(key);
+  if (hit) return hit;
+  const lk = core.index.labelsOf(tenant, id);
+  if (lk === undefined) return undefined;
+  const labels = Object.freeze(decodeLabelsKey(lk, 0).map((l) => Object.freeze(l)));
+  core.labelsCache.set(key, labels, lk.length * 2 + labels.length * 64 + 64);
+  return labels;
+}
+
+// A search gives the event loop a turn after this much work.
+const YIELD_EVERY_ROWS = 32 * 1024;
+
+/**
+ * searchSeries streams matching series with their samples in the range, in series-ID order.
+ * Parts are pinned (reference-counted) for the whole iteration, so merges and retention can
+ * proceed meanwhile; breaking out of the loop releases them.
+ */
+export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesSamples> {
+  const ids = matchingIds(core, q, signal);
+  if (ids.length === 0) return;
+  const minTs = Math.max(0, q.timeRange.minTimestamp);
+  const maxTs = q.timeRange.maxTimestamp;
+  const parts: DataPart[] = [];
+  for (const p of core.partitions.values()) {
+    if (p.maxTs < minTs || p.minTs > maxTs) continue;
+    for (const part of p.parts) {
+      if (part.meta.maxTimestamp < minTs || part.meta.minTimestamp > maxTs) continue;
+      part.acquire();
+      parts.push(part);
+    }
+  }
+  const buffers = core.buffers();
+  const tk = tenantKey(q.tenant);
+  try {
+    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
+    const s = new SeriesScratch();
+    let work = 0;
+    for (const id of ids) {
+      s.reset();
+      for (const c of cursors) {
+        c.collect(id, (h, j) => {
+          s.ensure(h.rows[j]!);
+          c.part.readBlock(h, j, s.ts, s.vals, s.n);
+          s.n += h.rows[j]!;
+        });
+      }
+      for (const b of buffers) {
+        s.ensure(b.rowsOf(id));
+        s.n += b.copySeries(id, s.ts, s.vals, s.n);
+      }
+      work += s.n + 100;
+      s.n = normalizeSamples(s.ts, s.vals, s.n, core.opts.minScrapeIntervalMs);
+      s.keepRange(minTs, maxTs);
+      const labels = s.n > 0 && !core.isDeleted(id) ? labelsOfSeries(core, tk, id) : undefined;
+      if (labels !== undefined) yield { labels, timestamps: s.ts.slice(0, s.n), values: s.vals.slice(0, s.n) };
+      if (work >= YIELD_EVERY_ROWS) {
+        work = 0;
+        await yieldNow();
+      }
+      signal.throwIfAborted();
+    }
+  } finally {
+    for (const p of parts) p.release();
+  }
+}
+
+/** searchLabelSets returns label sets of matching series (index lookup, day granularity). */
+export function searchLabelSets(core: StorageCore, q: SearchQuery, limit: number, signal: AbortSignal): Labels[] {
+  const ids = matchingIds(core, q, signal);
+  const tk = tenantKey(q.tenant);
+  const out: Labels[] = [];
+  for (const id of ids) {
+    if (limit > 0 && out.length >= limit) break;
+    const l = labelsOfSeries(core, tk, id);
+    if (l) out.push(l);
+    if (out.length % 1024 === 0) signal.throwIfAborted();
+  }
+  return out;
+}
+
+/** labelNames returns the sorted label names of matching series (all series without matchers). */
+export function labelNames(core: StorageCore, q: SearchQuery, limit: number, signal: AbortSignal): string[] {
+  const filter = q.matcherSets.length > 0 ? matchingIds(core, q, signal) : undefined;
+  return withIndex(core, q.tenant, q.timeRange, signal, (iq) => labelNamesOfDays(iq, filter, limit));
+}
+
+/** labelValues returns the sorted values of one label over matching series. */
+export function labelValues(core: StorageCore, q: SearchQuery, name: string, limit: number, signal: AbortSignal): string[] {
+  const filter = q.matcherSets.length > 0 ? matchingIds(core, q, signal) : undefined;
+  return withIndex(core, q.tenant, q.timeRange, signal, (iq) => labelValuesOfDays(iq, name, filter, limit));
+}
+
+/** seriesCount counts the tenant's series that are not deleted. */
+export function seriesCount(core: StorageCore, tenant: Tenant): number {
+  checkTenant(tenant);
+  const name = `${tenant.accountID}:${tenant.projectID}`;
+  return (core.index.tenantSeries().get(name) ?? 0) - core.deleted.countOf(name);
+}
+
+/** tsdbStatus computes cardinality statistics of one UTC day (today when q.date is not a number). */
+export function tsdbStatus(core: StorageCore, q: TsdbStatusQuery, signal: AbortSignal): TsdbStatus {
+  const date = Number.isFinite(q.date) ? q.date : core.opts.now();
+  const day = dayOf(date);
+  const range = { minTimestamp: day * MS_PER_DAY, maxTimestamp: (day + 1) * MS_PER_DAY - 1 };
+  const filter = q.matcherSets.length > 0 ? matchingIds(core, { tenant: q.tenant, matcherSets: q.matcherSets, timeRange: range, maxSeries: 0 }, signal) : undefined;
+  const topN = q.topN > 0 ? q.topN : 10;
+  return withIndex(core, q.tenant, range, signal, (iq: IndexQuery) => tsdbStatusOfDay({ ...iq, minDay: day, maxDay: day }, filter, topN, q.focusLabel));
+}
+

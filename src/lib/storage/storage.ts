@@ -1,0 +1,339 @@
+import { join } from 'node:path';
+import type {
+  Deleter, Inserter, Labels, MetricRow, SearchQuery, Searcher, SeriesSamples, Tenant, TsdbStatus, TsdbStatusQuery,
+} from '../storageapi/api.ts';
+import type { StorageCore } from './core.ts';
+import { ByteWriter } from './encoding/bytes.ts';
+import { errorMessage } from './errors.ts';
+import { Flusher } from './flusher.ts';
+import type { DirLock } from './lock.ts';
+import { Merger } from './merger.ts';
+import { type ResolvedOptions, type StorageOptions, resolveOptions } from './options.ts';
+import { cutoffDay, partitionsToDrop } from './retention.ts';
+import * as search from './search.ts';
+import { deleteSnapshot, linkSnapshot, listSnapshots, snapshotName, snapshotsOlderThan } from './snapshot.ts';
+import type { StorageStats, TierStats } from './stats.ts';
+import { openCore } from './storage-open.ts';
+import { appendDeleteRecord } from './wal-record.ts';
+import { WritePath } from './write-path.ts';
+
+/**
+ * openStorage opens (creating when needed) the storage in opts.dataPath: takes its lock, cleans
+ * up after a crash, replays the WAL, and starts the background flush, merge and retention work.
+ * Throws when another process holds the directory or a restore is in progress.
+ */
+export async function openStorage(opts: StorageOptions): Promise<Storage> {
+  return Storage.open(opts);
+}
+
+/**
+ * Storage is the TSDB storage engine: the in-process implementation of storageapi's Searcher,
+ * Deleter and Inserter, plus flushing, merging, snapshots, retention and statistics. All methods
+ * may be called concurrently; after close() every method rejects.
+ */
+export class Storage implements Searcher, Deleter, Inserter {
+  readonly #core: StorageCore;
+  readonly #opts: ResolvedOptions;
+  readonly #lock: DirLock;
+  readonly #write: WritePath;
+  readonly #flusher: Flusher;
+  readonly #merger: Merger;
+  readonly #timers: NodeJS.Timeout[] = [];
+  #closing: Promise<void> | undefined;
+  #lastRetentionDay = Number.NEGATIVE_INFINITY;
+  #lastRetentionWarn = 0;
+
+  private constructor(core: StorageCore, lock: DirLock) {
+    this.#core = core;
+    this.#opts = core.opts;
+    this.#lock = lock;
+    this.#write = new WritePath(core);
+    this.#flusher = new Flusher(core);
+    this.#merger = new Merger(core);
+  }
+
+  /** open is openStorage. */
+  static async open(options: StorageOptions): Promise<Storage> {
+    const opts = resolveOptions(options);
+    const { core, lock } = openCore(opts);
+    const s = new Storage(core, lock);
+    s.#startTimers();
+    if (opts.backgroundMerges) s.#merger.kick();
+    return s;
+  }
+
+  #startTimers(): void {
+    const flushTimer = setInterval(() => {
+      if (this.#core.active.rows > 0 || this.#core.index.mutableItems > 0 || this.#core.sealed.length > 0) this.#backgroundFlush();
+    }, this.#opts.flushIntervalMs);
+    const maintenance = setInterval(() => {
+      this.#maintain().catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err) }, 'storage maintenance failed'));
+    }, this.#opts.maintenanceIntervalMs);
+    for (const t of [flushTimer, maintenance]) {
+      t.unref();
+      this.#timers.push(t);
+    }
+  }
+
+  #backgroundFlush(): void {
+    this.#flusher.flush().then(
+      () => {
+        if (this.#opts.backgroundMerges && !this.#closing) this.#merger.kick();
+      },
+      (err: unknown) => this.#opts.logger.error({ err: errorMessage(err) }, 'background flush failed; the rows stay in memory and in the WAL'),
+    );
+  }
+
+  #checkOpen(): void {
+    if (this.#closing) throw new Error(`storage at "${this.#opts.dataPath}" is closed`);
+  }
+
+  // --- Inserter ---
+
+  /**
+   * addRows stores rows of one tenant. When it resolves, the accepted rows are in the WAL (and
+   * fsynced when fsyncIntervalMs is 0). Rows breaking a limit are counted and make it reject with
+   * a LimitExceededError after the valid rows were stored; malformed rows (bad timestamps,
+   * duplicate label names) with an Error; rows outside retention are only counted and logged.
+   */
+  async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
+    this.#checkOpen();
+    search.checkTenant(tenant);
+    if (rows.length === 0) return;
+    // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
+    while (this.#core.pendingRows >= this.#opts.maxBufferedRows * 3 && this.#flusher.busy) await this.#flusher.idle();
+    this.#checkOpen();
+    const rej = this.#write.writeRows(tenant, rows);
+    if (this.#core.active.rows >= this.#opts.maxBufferedRows) this.#backgroundFlush();
+    if (this.#opts.fsyncIntervalMs === 0) await this.#core.wal.sync();
+    if (rej.total === 0) return;
+    this.#warnRetention(rej.retentionMessage());
+    const err = rej.error(rows.length, this.#opts);
+    if (err) throw err;
+  }
+
+  #warnRetention(msg: string | undefined): void {
+    const now = Date.now();
+    if (msg === undefined || now - this.#lastRetentionWarn < 10_000) return;
+    this.#lastRetentionWarn = now;
+    this.#opts.logger.warn({ reason: msg }, 'skipping rows outside the retention period');
+  }
+
+  // --- Searcher ---
+
+  searchSeries(q: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesSamples> {
+    this.#checkOpen();
+    const now = this.#opts.now();
+    const minTs = Math.max(q.timeRange.minTimestamp, now - this.#opts.retentionMs);
+    return search.searchSeries(this.#core, { ...q, timeRange: { minTimestamp: minTs, maxTimestamp: q.timeRange.maxTimestamp } }, signal);
+  }
+
+  async searchLabelSets(q: SearchQuery, limit: number, signal: AbortSignal): Promise<Labels[]> {
+    this.#checkOpen();
+    return search.searchLabelSets(this.#core, q, limit, signal);
+  }
+
+  async labelNames(q: SearchQuery, limit: number, signal: AbortSignal): Promise<string[]> {
+    this.#checkOpen();
+    return search.labelNames(this.#core, q, limit, signal);
+  }
+
+  async labelValues(q: SearchQuery, labelName: string, limit: number, signal: AbortSignal): Promise<string[]> {
+    this.#checkOpen();
+    return search.labelValues(this.#core, q, labelName, limit, signal);
+  }
+
+  async seriesCount(tenant: Tenant, signal: AbortSignal): Promise<number> {
+    this.#checkOpen();
+    signal.throwIfAborted();
+    return search.seriesCount(this.#core, tenant);
+  }
+
+  async tsdbStatus(q: TsdbStatusQuery, signal: AbortSignal): Promise<TsdbStatus> {
+    this.#checkOpen();
+    return search.tsdbStatus(this.#core, q, signal);
+  }
+
+  // --- Deleter ---
+
+  async deleteSeries(q: SearchQuery, signal: AbortSignal): Promise<number> {
+    this.#checkOpen();
+    const all = { minTimestamp: 0, maxTimestamp: Number.MAX_SAFE_INTEGER };
+    const ids = search.matchingIds(this.#core, { ...q, timeRange: all, maxSeries: 0 }, signal);
+    if (ids.length === 0) return 0;
+    const ts = this.#core.tenantState(q.tenant);
+    for (const id of ids) {
+      if (this.#core.deleted.add(id, ts.name)) this.#core.index.addDeleted(ts.key, id);
+    }
+    const w = new ByteWriter(64 + ids.length * 8);
+    appendDeleteRecord(w, ts.tenant, ids);
+    this.#core.wal.append([w.bytes()]);
+    // Refs cached before the deletion must not route new rows to the deleted series.
+    ts.forget();
+    await this.#core.wal.sync();
+    return ids.length;
+  }
+
+  // --- maintenance ---
+
+  /** forceFlush writes every buffered row into parts and trims the WAL. */
+  async forceFlush(): Promise<void> {
+    this.#checkOpen();
+    await this.#flusher.flush();
+  }
+
+  /**
+   * forceMerge flushes, then merges every partition whose name (YYYY_MM) starts with
+   * partitionPrefix, and the index, into as few parts as possible.
+   */
+  async forceMerge(partitionPrefix = ''): Promise<void> {
+    this.#checkOpen();
+    await this.#flusher.flush();
+    await this.#merger.forceMerge(partitionPrefix);
+  }
+
+  /** applyRetention drops partitions older than retention and, once a day, old index days. */
+  async applyRetention(): Promise<void> {
+    this.#checkOpen();
+    const now = this.#opts.now();
+    for (const name of partitionsToDrop([...this.#core.partitions.keys()], now, this.#opts.retentionMs)) {
+      const p = this.#core.partitions.get(name)!;
+      this.#core.partitions.delete(name);
+      p.drop();
+      this.#opts.logger.info({ partition: name }, 'dropped partition outside the retention period');
+    }
+    const day = cutoffDay(now, this.#opts.retentionMs);
+    if (day > this.#lastRetentionDay) {
+      this.#lastRetentionDay = day;
+      await this.#merger.forceMergeIndex();
+    }
+  }
+
+  async #maintain(): Promise<void> {
+    if (this.#closing) return;
+    await this.applyRetention();
+    const old = snapshotsOlderThan(listSnapshots(this.#core.paths.snapshots), this.#opts.now(), this.#opts.snapshotsMaxAgeMs);
+    for (const name of old) {
+      deleteSnapshot(this.#core.paths.snapshots, name);
+      this.#opts.logger.info({ snapshot: name }, 'deleted snapshot older than snapshotsMaxAge');
+    }
+    if (this.#opts.backgroundMerges) this.#merger.kick();
+  }
+
+  // --- snapshots ---
+
+  /**
+   * createSnapshot flushes buffered rows, then hard-links every live part (data and index) into
+   * snapshots/<YYYYMMDDhhmmss-HEX>/, a self-contained data directory; returns its name.
+   */
+  async createSnapshot(): Promise<string> {
+    this.#checkOpen();
+    await this.#flusher.flush();
+    const core = this.#core;
+    const name = snapshotName(this.#opts.now());
+    const sets = [...core.partitions.values()]
+      .filter((p) => p.parts.length > 0)
+      .map((p) => ({ rel: join('data', p.name), dir: p.dir, parts: p.parts.map((x) => x.name) }));
+    sets.push({ rel: 'indexdb', dir: core.paths.index, parts: core.index.partNames() });
+    linkSnapshot(core.paths.snapshots, name, sets);
+    core.counters.snapshotsCreated++;
+    return name;
+  }
+
+  async listSnapshots(): Promise<string[]> {
+    this.#checkOpen();
+    return listSnapshots(this.#core.paths.snapshots);
+  }
+
+  /** deleteSnapshot removes one snapshot; rejects invalid or unknown names. */
+  async deleteSnapshot(name: string): Promise<void> {
+    this.#checkOpen();
+    deleteSnapshot(this.#core.paths.snapshots, name);
+  }
+
+  async deleteAllSnapshots(): Promise<void> {
+    this.#checkOpen();
+    for (const name of listSnapshots(this.#core.paths.snapshots)) deleteSnapshot(this.#core.paths.snapshots, name);
+  }
+
+  // --- stats and lifecycle ---
+
+  stats(): StorageStats {
+    return collectStats(this.#core, this.#flusher.lastDurationMs);
+  }
+
+  /** close stops background work, flushes every buffered row, closes files and releases the lock. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    for (const t of this.#timers) clearInterval(t);
+    await this.#merger.stop();
+    try {
+      await this.#flusher.flush();
+    } catch (err) {
+      this.#opts.logger.error({ err: errorMessage(err) }, 'cannot flush at close; the WAL keeps the rows for the next start');
+    }
+    await this.#core.wal.close();
+    this.#core.index.close();
+    for (const p of this.#core.partitions.values()) p.close();
+    this.#lock.release();
+  }
+}
+
+function tier(): { parts: number; rows: number; bytes: number } {
+  return { parts: 0, rows: 0, bytes: 0 };
+}
+
+function collectStats(core: StorageCore, lastFlushMs: number): StorageStats {
+  const small = tier();
+  const big = tier();
+  let mergesDone = 0;
+  let mergesRunning = 0;
+  for (const p of core.partitions.values()) {
+    mergesDone += p.mergesDone;
+    mergesRunning += p.mergesRunning;
+    for (const part of p.parts) {
+      const t = part.meta.sizeBytes >= core.opts.bigPartBytes ? big : small;
+      t.parts++;
+      t.rows += part.meta.rowsCount;
+      t.bytes += part.meta.sizeBytes;
+    }
+  }
+  const inmemory: TierStats = { parts: core.buffers().filter((b) => b.rows > 0).length, rows: core.pendingRows, bytes: core.buffers().reduce((n, b) => n + b.bytes, 0) };
+  const hour = Math.floor(core.opts.now() / 3_600_000);
+  const tenants = [...core.tenants.values()].map((t) => ({
+    accountID: t.tenant.accountID, projectID: t.tenant.projectID, activeSeries: t.activeSeries(hour), seriesCreated: t.seriesCreated, rowsAdded: t.rowsAdded,
+  }));
+  const is = core.index.stats();
+  const lru = (c: { size: number; bytes: number; maxBytes: number; hits: number; misses: number }) => ({ entries: c.size, bytes: c.bytes, maxBytes: c.maxBytes, hits: c.hits, misses: c.misses });
+  return {
+    rowsAdded: core.counters.rowsAdded,
+    rowsRejected: { ...core.counters.rowsRejected },
+    seriesCreated: core.counters.seriesCreated,
+    activeSeries: tenants.reduce((n, t) => n + t.activeSeries, 0),
+    deletedSeries: core.deleted.size,
+    pendingRows: core.pendingRows,
+    tiers: { inmemory, small, big },
+    partitions: core.partitions.size,
+    index: { parts: is.parts, bytes: is.partsBytes, items: is.items, pendingItems: is.memItems },
+    mergesDone,
+    mergesRunning: mergesRunning + is.mergesRunning,
+    mergeErrors: core.counters.mergeErrors,
+    indexMergesDone: is.mergesDone,
+    flushes: core.counters.flushes,
+    flushErrors: core.counters.flushErrors,
+    lastFlushDurationMs: lastFlushMs,
+    wal: { bytes: core.wal.sizeBytes, bytesWritten: core.wal.bytesWritten, fsyncs: core.wal.fsyncs },
+    caches: {
+      series: { entries: core.seriesCache.entries, bytes: core.seriesCache.bytes, maxBytes: core.seriesCache.maxBytes, hits: core.seriesCache.hits, misses: core.seriesCache.misses },
+      labels: lru(core.labelsCache),
+      indexBlocks: lru(core.indexCache),
+      partHeaders: lru(core.headersCache),
+    },
+    snapshots: listSnapshots(core.paths.snapshots).length,
+    tenants,
+  };
+}

@@ -1,0 +1,183 @@
+import type { Labels, MetricRow, Tenant } from '../storageapi/api.ts';
+import { LimitExceededError } from '../storageapi/errors.ts';
+import type { StorageCore } from './core.ts';
+import { ByteWriter } from './encoding/bytes.ts';
+import { MS_PER_DAY, labelsKey } from './index/keys.ts';
+import { type RejectReason, normalizeLabels } from './labels.ts';
+import { acceptedRange } from './retention.ts';
+import type { SeriesRef, TenantState } from './tenant-state.ts';
+import { SamplesRecord, appendSeriesRecord } from './wal-record.ts';
+
+/** MAX_VALID_TIMESTAMP is the last ms of year 9999; timestamps must be in [0, this]. */
+export const MAX_VALID_TIMESTAMP = 253_402_300_799_999;
+
+const LIMIT_FLAGS: Partial<Record<RejectReason, '-maxLabelsPerTimeseries' | '-maxLabelValueLen'>> = {
+  too_many_labels: '-maxLabelsPerTimeseries',
+  label_too_long: '-maxLabelValueLen',
+};
+
+/** Rejections collects why rows of one call were not stored. */
+export class Rejections {
+  readonly counts = new Map<RejectReason, number>();
+  readonly #first = new Map<RejectReason, string>();
+
+  note(reason: RejectReason, message: string): void {
+    this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+    if (!this.#first.has(reason)) this.#first.set(reason, message);
+  }
+
+  get total(): number {
+    let n = 0;
+    for (const v of this.counts.values()) n += v;
+    return n;
+  }
+
+  /**
+   * error returns what addRows throws: a LimitExceededError naming the flag when a limit was
+   * broken, a plain Error for malformed rows, undefined when nothing was rejected or only rows
+   * outside retention were skipped (counted and logged, not failed, as VictoriaMetrics does).
+   */
+  error(rowsInCall: number, limits: { maxLabelsPerTimeseries: number; maxLabelValueLen: number }): Error | undefined {
+    const summary = [...this.counts].map(([r, n]) => `${n} ${r.replaceAll('_', ' ')}`).join(', ');
+    const head = `rejected ${this.total} of ${rowsInCall} rows (${summary})`;
+    for (const [reason, flag] of Object.entries(LIMIT_FLAGS) as [RejectReason, string][]) {
+      const msg = this.#first.get(reason);
+      if (msg === undefined) continue;
+      const limit = reason === 'too_many_labels' ? limits.maxLabelsPerTimeseries : limits.maxLabelValueLen;
+      return new LimitExceededError(`${head}: ${msg}`, flag, limit);
+    }
+    for (const reason of ['invalid_labels', 'invalid_timestamp'] as const) {
+      const msg = this.#first.get(reason);
+      if (msg !== undefined) return new Error(`${head}: ${msg}`);
+    }
+    return undefined;
+  }
+
+  /** retentionMessage describes skipped rows outside retention, if any. */
+  retentionMessage(): string | undefined {
+    return this.#first.get('outside_retention');
+  }
+}
+
+/**
+ * WritePath turns rows into buffered, WAL-logged samples. writeRows is synchronous: it resolves
+ * series IDs (rawKey cache, labels cache, index, or a new series), writes one WAL write(2) for
+ * the whole call, then appends to the active buffer. No per-sample object survives the call.
+ */
+export class WritePath {
+  readonly #core: StorageCore;
+  readonly #seriesRecords = new ByteWriter(4096);
+
+  constructor(core: StorageCore) {
+    this.#core = core;
+  }
+
+  /** writeRows stores the valid rows of a call; returns the rejected ones' summary. */
+  writeRows(tenant: Tenant, rows: readonly MetricRow[]): Rejections {
+    const core = this.#core;
+    const rej = new Rejections();
+    const ts = core.tenantState(tenant);
+    const now = core.opts.now();
+    const range = acceptedRange(now, core.opts.retentionMs);
+    const minTs = Math.max(0, range.minTs);
+    const maxTs = Math.min(MAX_VALID_TIMESTAMP, range.maxTs);
+    const hour = Math.floor(now / 3_600_000);
+    const rec = new SamplesRecord(rows.length);
+    const slots = new Int32Array(rows.length);
+    const buf = core.active;
+    this.#seriesRecords.reset();
+    let n = 0;
+    for (const row of rows) {
+      let t = row.timestamp;
+      if (!Number.isInteger(t)) t = Math.round(t);
+      if (!(t >= minTs && t <= maxTs)) {
+        this.#rejectTimestamp(rej, t, minTs, maxTs);
+        continue;
+      }
+      let ref = row.rawKey !== undefined ? ts.byRawKey.get(row.rawKey) : undefined;
+      if (ref === undefined) {
+        ref = this.#resolve(ts, row.labels, rej);
+        if (ref === undefined) continue;
+        if (row.rawKey !== undefined) ts.byRawKey.set(row.rawKey, ref);
+      }
+      const day = Math.floor(t / MS_PER_DAY);
+      if (day !== ref.day) this.#ensureDay(ts, ref, day, row.labels);
+      if (ref.hour !== hour) {
+        ts.markActive(ref.id, hour);
+        ref.hour = hour;
+      }
+      if (ref.gen !== buf.gen) {
+        ref.gen = buf.gen;
+        ref.slot = buf.slotOf(ref.id);
+      }
+      slots[n] = ref.slot;
+      rec.ids[n] = ref.id;
+      rec.timestamps[n] = t;
+      rec.values[n] = row.value;
+      n++;
+    }
+    this.#commit(rec, slots, n);
+    ts.rowsAdded += n;
+    core.counters.rowsAdded += n;
+    for (const [reason, count] of rej.counts) core.counters.rowsRejected[reason] += count;
+    return rej;
+  }
+
+  #commit(rec: SamplesRecord, slots: Int32Array, n: number): void {
+    const core = this.#core;
+    const chunks: Uint8Array[] = [];
+    if (this.#seriesRecords.pos > 0) chunks.push(this.#seriesRecords.bytes());
+    if (n > 0) chunks.push(rec.seal(n));
+    if (chunks.length === 0) return;
+    core.wal.append(chunks);
+    if (n === 0) return;
+    // seal() moved the arrays together: read them back at their sealed offsets.
+    const tsv = new Float64Array(rec.buffer, 16 + 8 * n, n);
+    const vals = new Float64Array(rec.buffer, 16 + 16 * n, n);
+    const buf = core.active;
+    for (let i = 0; i < n; i++) buf.append(slots[i]!, tsv[i]!, vals[i]!);
+  }
+
+  #rejectTimestamp(rej: Rejections, t: number, minTs: number, maxTs: number): void {
+    if (!Number.isFinite(t) || t < 0 || t > MAX_VALID_TIMESTAMP) {
+      rej.note('invalid_timestamp', `timestamp ${t} is not a time between 1970 and 9999 in milliseconds`);
+    } else {
+      rej.note('outside_retention', `timestamp ${new Date(t).toISOString()} is outside the accepted range ${new Date(minTs).toISOString()} .. ${new Date(maxTs).toISOString()}`);
+    }
+  }
+
+  /** resolve finds or creates the series of a label set; undefined when the labels are rejected. */
+  #resolve(ts: TenantState, labels: Labels, rej: Rejections): SeriesRef | undefined {
+    const core = this.#core;
+    const check = normalizeLabels(labels, core.opts);
+    if (!check.ok) {
+      rej.note(check.reason, check.message);
+      return undefined;
+    }
+    const key = labelsKey(check.labels);
+    const cached = ts.byLabels.get(key);
+    if (cached !== undefined) return cached;
+    let id = core.index.findSeries(ts.key, key, core.isDeleted);
+    let day = Number.NaN;
+    if (id === undefined) {
+      id = ++core.maxSeriesId;
+      core.index.addSeries(ts.key, ts.name, key, id);
+      appendSeriesRecord(this.#seriesRecords, ts.tenant, id, key);
+      ts.seriesCreated++;
+      core.counters.seriesCreated++;
+      day = -1; // new: its day items are added without looking first
+    }
+    const ref: SeriesRef = { id, day, hour: -1, gen: -1, slot: -1 };
+    ts.byLabels.set(key, ref);
+    return ref;
+  }
+
+  #ensureDay(ts: TenantState, ref: SeriesRef, day: number, labels: Labels): void {
+    const core = this.#core;
+    if (ref.day === -1 || !core.index.hasDay(ts.key, day, ref.id)) {
+      const check = normalizeLabels(labels, core.opts);
+      if (check.ok) core.index.addDay(ts.key, day, check.labels, ref.id);
+    }
+    ref.day = day;
+  }
+}

@@ -1,0 +1,241 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  type BalancingPolicy, forward, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, QueryError, type RequestBody,
+  Semaphore, upstreamRequestHeaders,
+} from '../../lib/httpproxy/index.ts';
+import { type Logger } from '../../lib/logger/index.ts';
+import { type AuthConfig } from './config-types.ts';
+import { candidateKeys, queryCredentialKey } from './credentials.ts';
+import { ERRORS, type ProxyError, type ProxyErrorCode } from './errors.ts';
+import * as m from './metrics.ts';
+import { sendPlain } from './responses.ts';
+import { selectRoute, upstreamPath } from './routing.ts';
+import { buildState, type ProxyState, type Route, type Target, type UserState } from './state.ts';
+
+/** AuthProxyOptions are the auth proxy's flags as values (see flags.ts), plus injected clock and logger. */
+export interface AuthProxyOptions {
+  readonly maxConcurrentRequests: number;
+  readonly maxConcurrentPerUserRequests: number;
+  readonly maxQueueDurationMs: number;
+  readonly maxRequestBodySizeToRetry: number;
+  readonly maxIdleConnsPerBackend: number;
+  readonly failTimeoutMs: number;
+  readonly responseTimeoutMs: number;
+  readonly loadBalancingPolicy: BalancingPolicy;
+  readonly logInvalidAuthTokens: boolean;
+  /** pathPrefix (-http.pathPrefix) is removed from request paths before routing. */
+  readonly pathPrefix: string;
+  readonly logger: Logger;
+  /** now returns ms since the epoch (for -failTimeout). */
+  readonly now: () => number;
+}
+
+type Auth = UserState | 'missing' | 'invalid';
+
+/**
+ * AuthProxy authenticates, routes, limits and forwards requests under one config at a time.
+ * setConfig swaps the config atomically: requests in flight finish under the state they started with.
+ */
+export class AuthProxy {
+  readonly #o: AuthProxyOptions;
+  readonly #global: Semaphore;
+  readonly #pools: PoolRegistry;
+  readonly #limiters = new Map<string, Semaphore>();
+  readonly #snapshot = () => this.limitSnapshot();
+  #state: ProxyState | undefined;
+
+  constructor(o: AuthProxyOptions) {
+    this.#o = o;
+    this.#global = new Semaphore(o.maxConcurrentRequests);
+    this.#pools = new PoolRegistry({ connectionsPerOrigin: o.maxIdleConnsPerBackend, idleTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
+    m.limitSources.add(this.#snapshot);
+  }
+
+  /** setConfig starts serving cfg (pools and per-user limiters carry over). */
+  setConfig(cfg: AuthConfig): void {
+    this.#state = buildState(cfg, {
+      pools: this.#pools, limiters: this.#limiters, maxConcurrentPerUserRequests: this.#o.maxConcurrentPerUserRequests, policy: this.#o.loadBalancingPolicy,
+    });
+  }
+
+  /** limitSnapshot reports capacities and current counts for the gauges. */
+  limitSnapshot(): m.LimitSnapshot {
+    const s = this.#state;
+    return {
+      global: { capacity: this.#global.capacity, current: this.#global.current },
+      users: (s?.users ?? []).map((u) => ({ label: u.cfg.label, capacity: u.limiter.capacity, current: u.limiter.current })),
+      unauthorized: s?.unauthorized === undefined ? undefined : { capacity: s.unauthorized.limiter.capacity, current: s.unauthorized.limiter.current },
+    };
+  }
+
+  /** stop closes upstream pools, letting in-flight requests finish. */
+  async stop(): Promise<void> {
+    m.limitSources.delete(this.#snapshot);
+    await this.#pools.close();
+  }
+
+  /** handle serves one proxied request (the fastify catch-all route). Never throws. */
+  handle = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const state = this.#state;
+    if (state === undefined) return this.#reject(reply, 'ERR_AUTHPROXY_NO_CONFIG');
+    const raw = req.raw;
+    const ip = req.ip;
+    if (state.ipFilter !== undefined && !state.ipFilter.allows(ip)) return this.#reject(reply, 'ERR_AUTHPROXY_IP_DENIED', ip);
+    let url = raw.url ?? '/';
+    const prefix = this.#o.pathPrefix;
+    if (prefix !== '' && url.startsWith(prefix)) url = url.slice(prefix.length) || '/';
+    const qi = url.indexOf('?');
+    const query = qi < 0 ? '' : url.slice(qi + 1);
+    const auth = this.#authenticate(state, raw.headers.authorization, query);
+    let user: UserState;
+    if (typeof auth === 'string') {
+      if (auth === 'invalid') this.#invalidToken(ip, url);
+      if (state.unauthorized === undefined) return this.#reject(reply, auth === 'missing' ? 'ERR_AUTHPROXY_MISSING_AUTH' : 'ERR_AUTHPROXY_INVALID_AUTH');
+      user = state.unauthorized;
+    } else {
+      user = auth;
+    }
+    const started = performance.now();
+    user.requests.inc();
+    try {
+      await this.#serveUser(user, req, reply, ip, url, qi < 0 ? url : url.slice(0, qi), query);
+    } catch (err) {
+      // A bug, not a client or backend problem: answer 500 rather than leave the client hanging.
+      this.#o.logger.error({ err }, `cannot serve ${req.method} ${JSON.stringify(url.split('?')[0])}`);
+      if (!reply.sent) throw err;
+      if (reply.raw.headersSent) reply.raw.destroy();
+      else sendPlain(reply.raw, 500, `internal error: ${(err as Error).message}`);
+    } finally {
+      user.duration.observe((performance.now() - started) / 1000);
+    }
+  };
+
+  #authenticate(state: ProxyState, header: string | undefined, query: string): Auth {
+    if (header !== undefined) {
+      const u = state.byKey.get(header);
+      if (u !== undefined) return u;
+      for (const k of candidateKeys(header)) {
+        const c = state.byKey.get(k);
+        if (c !== undefined) return c;
+      }
+      return 'invalid';
+    }
+    const key = queryCredentialKey(query);
+    if (key === undefined) return 'missing';
+    return state.byKey.get(key) ?? 'invalid';
+  }
+
+  #invalidToken(ip: string, url: string): void {
+    m.requestErrors.inc({ reason: 'invalid_auth_token' });
+    if (this.#o.logInvalidAuthTokens) this.#o.logger.warn(`cannot authorize request from ${ip} to ${JSON.stringify(url.split('?')[0])}: unknown credentials`);
+  }
+
+  async #serveUser(user: UserState, req: FastifyRequest, reply: FastifyReply, ip: string, url: string, rawPath: string, query: string): Promise<void> {
+    if (user.cfg.ipFilter !== undefined && !user.cfg.ipFilter.allows(ip)) return this.#reject(reply, 'ERR_AUTHPROXY_IP_DENIED', ip);
+    let path;
+    try {
+      path = normalizeRequestPath(rawPath);
+    } catch (err) {
+      if (err instanceof PathError) return this.#reject(reply, 'ERR_AUTHPROXY_BAD_REQUEST', err.message);
+      throw err;
+    }
+    const route = selectRoute(user, path.path);
+    if (route === undefined) return this.#reject(reply, 'ERR_AUTHPROXY_MISSING_ROUTE', url);
+    if (!(await this.#acquireSlots(user, req.raw, reply))) return;
+    try {
+      let body: RequestBody;
+      try {
+        body = await prepareRequestBody(req.raw, this.#o.maxRequestBodySizeToRetry);
+      } catch (err) {
+        return this.#reject(reply, 'ERR_AUTHPROXY_BAD_REQUEST', (err as Error).message);
+      }
+      const headers = upstreamRequestHeaders(req.raw.rawHeaders, ip, route.headers);
+      reply.hijack();
+      await this.#forwardWithRetries(user, route, req.raw, reply.raw, { path, query, headers, body });
+    } finally {
+      user.limiter.release();
+      this.#global.release();
+    }
+  }
+
+  // Global slot first, then the user's, each waiting within one -maxQueueDuration budget.
+  async #acquireSlots(user: UserState, raw: IncomingMessage, reply: FastifyReply): Promise<boolean> {
+    if (this.#global.tryAcquire()) {
+      if (user.limiter.tryAcquire()) return true;
+    } else if (!(await this.#wait(this.#global, this.#o.maxQueueDurationMs, raw))) {
+      m.globalLimitReached.inc();
+      this.#reject(reply, 'ERR_AUTHPROXY_TOO_MANY_REQUESTS', `-maxConcurrentRequests=${this.#global.capacity}`);
+      return false;
+    }
+    const deadline = performance.now() + this.#o.maxQueueDurationMs;
+    if (user.limiter.tryAcquire() || (await this.#wait(user.limiter, deadline - performance.now(), raw))) return true;
+    this.#global.release();
+    user.limitReached.inc();
+    this.#reject(reply, 'ERR_AUTHPROXY_TOO_MANY_REQUESTS', user.unauthorized
+      ? `the max_concurrent_requests of unauthorized_user (${user.limiter.capacity})`
+      : `the concurrency limit of user ${JSON.stringify(user.cfg.label)} (${user.limiter.capacity})`);
+    return false;
+  }
+
+  async #wait(s: Semaphore, waitMs: number, raw: IncomingMessage): Promise<boolean> {
+    const a = s.acquire(waitMs);
+    const onClose = () => a.cancel();
+    raw.once('close', onClose);
+    try {
+      return await a.granted;
+    } finally {
+      raw.removeListener('close', onClose);
+    }
+  }
+
+  async #forwardWithRetries(
+    user: UserState, route: Route, raw: IncomingMessage, res: ServerResponse,
+    r: { path: ReturnType<typeof normalizeRequestPath>; query: string; headers: string[]; body: RequestBody },
+  ): Promise<void> {
+    let tried: Set<Target> | undefined;
+    let lastError: Error | undefined;
+    const body = r.body.kind === 'none' ? null : r.body.kind === 'buffered' ? r.body.data : r.body.stream;
+    for (;;) {
+      const now = this.#o.now();
+      const t = route.balancer.pick(now, tried);
+      if (t === undefined) break;
+      let path: string;
+      try {
+        path = upstreamPath(route, t, r.path, r.query);
+      } catch (err) {
+        if (err instanceof QueryError) return sendPlain(res, 400, err.message);
+        throw err;
+      }
+      t.inFlight++;
+      const result = await forward(t.pool, { path, method: raw.method ?? 'GET', headers: r.headers, body, timeoutMs: this.#o.responseTimeoutMs }, res);
+      t.inFlight--;
+      if (result.kind !== 'failed') return;
+      lastError = result.error;
+      t.errors.inc();
+      user.backendErrors.inc();
+      if (isTimeout(result.error)) {
+        this.#o.logger.warn({ err: result.error }, `backend "${t.url.text}" did not answer within -responseTimeout=${this.#o.responseTimeoutMs}ms`);
+        return sendPlain(res, 502, `cannot proxy the request to "${t.url.text}": no response within -responseTimeout`);
+      }
+      t.brokenUntilMs = now + this.#o.failTimeoutMs;
+      this.#o.logger.warn({ err: result.error }, `cannot proxy the request to "${t.url.text}"; skipping this backend for -failTimeout`);
+      if (r.body.kind === 'stream' && r.body.stream.readableDidRead) {
+        return sendPlain(res, 503, `cannot retry the request on another backend: its body (over -maxRequestBodySizeToRetry=${this.#o.maxRequestBodySizeToRetry} bytes) was already sent`);
+      }
+      (tried ??= new Set()).add(t);
+    }
+    sendPlain(res, 502, `cannot proxy the request: all backends failed; last error: ${lastError?.message ?? 'none'}`);
+  }
+
+  #reject(reply: FastifyReply, code: ProxyErrorCode, detail?: string): void {
+    const e: ProxyError = ERRORS[code];
+    if (e.reason !== undefined) m.requestErrors.inc({ reason: e.reason });
+    void reply.code(e.status).headers(e.headers ?? {}).type('text/plain; charset=utf-8').send(e.message(detail ?? ''));
+  }
+}
+
+function isTimeout(err: Error): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}

@@ -1,0 +1,102 @@
+import { type Logger } from '../../lib/logger/index.ts';
+import { ConfigError } from './config-error.ts';
+import { parseAuthConfig, type ParseOptions } from './config-parse.ts';
+import { type AuthConfig } from './config-types.ts';
+import * as m from './metrics.ts';
+
+/** ReloaderOptions: where the config comes from and what to do with a good one. */
+export interface ReloaderOptions {
+  /** read returns the current config text (file or URL). */
+  readonly read: () => Promise<string>;
+  readonly parse: ParseOptions;
+  /** apply starts serving a successfully parsed config. */
+  readonly apply: (cfg: AuthConfig) => void;
+  readonly logger: Logger;
+  /** location names the config in logs. */
+  readonly location: string;
+  /** now returns ms since the epoch. */
+  readonly now: () => number;
+}
+
+/**
+ * ConfigReloader loads -auth.config and reloads it on demand (SIGHUP, /-/reload, the
+ * -configCheckInterval timer). A config that cannot be read or parsed is logged and counted; the
+ * previous one stays in use. Reloads never overlap: a request during a reload runs one more after it.
+ */
+export class ConfigReloader {
+  readonly #o: ReloaderOptions;
+  #lastText: string | undefined;
+  #running: Promise<boolean> | undefined;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(o: ReloaderOptions) {
+    this.#o = o;
+  }
+
+  /** loadInitial loads the config once; it throws (naming the problem) so the binary can exit. */
+  async loadInitial(): Promise<void> {
+    const text = await this.#o.read();
+    this.#applyText(text);
+  }
+
+  /** reload re-reads the config; resolves true when it is now in use (or unchanged), false when it was rejected. */
+  reload(): Promise<boolean> {
+    if (this.#running !== undefined) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = this.#reloadLoop().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #reloadLoop(): Promise<boolean> {
+    let ok: boolean;
+    do {
+      this.#again = false;
+      ok = await this.#reloadOnce();
+    } while (this.#again);
+    return ok;
+  }
+
+  async #reloadOnce(): Promise<boolean> {
+    try {
+      const text = await this.#o.read();
+      if (text === this.#lastText) {
+        m.reloadSuccessful.set(1);
+        return true;
+      }
+      this.#applyText(text);
+      this.#o.logger.info(`reloaded auth config "${this.#o.location}"`);
+      return true;
+    } catch (err) {
+      m.reloadSuccessful.set(0);
+      m.reloadErrors.inc();
+      const what = err instanceof ConfigError ? 'invalid auth config' : 'cannot load auth config';
+      this.#o.logger.error({ err }, `${what} "${this.#o.location}"; keeping the previous config`);
+      return false;
+    }
+  }
+
+  #applyText(text: string): void {
+    const cfg = parseAuthConfig(text, this.#o.parse);
+    this.#o.apply(cfg);
+    this.#lastText = text;
+    m.reloadSuccessful.set(1);
+    m.reloadSuccessTimestamp.set(this.#o.now() / 1000);
+  }
+
+  /** startInterval re-reads the config every intervalMs (0 disables). */
+  startInterval(intervalMs: number): void {
+    if (intervalMs <= 0) return;
+    this.#timer = setInterval(() => void this.reload(), intervalMs);
+    this.#timer.unref();
+  }
+
+  /** stop ends the interval timer. */
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}

@@ -1,0 +1,127 @@
+import { type ServerResponse } from 'node:http';
+import { type Readable } from 'node:stream';
+import { type Dispatcher } from 'undici';
+import { downstreamResponseHeaders } from './headers.ts';
+
+/** ForwardRequest is one attempt to send a client's request to a backend. */
+export interface ForwardRequest {
+  /** path is the upstream path with its query string ("/api/v1/query?query=up"). */
+  readonly path: string;
+  readonly method: string;
+  /** headers is the flat [name, value, ...] list to send (see upstreamRequestHeaders). */
+  readonly headers: string[];
+  /** body is null (none), a Buffer (replayable) or the client's stream (single use). */
+  readonly body: Buffer | Readable | null;
+  /** timeoutMs bounds the wait for response headers and for each response body chunk (-responseTimeout). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * ForwardResult says how an attempt ended: `responded` once the backend's status line reached the
+ * client (the response may still have been cut short, which `error` then tells); `failed` when the
+ * backend failed before any response byte was sent to the client, so another backend may be tried;
+ * `client-gone` when the client disconnected first (the upstream request was aborted).
+ */
+export type ForwardResult =
+  | { readonly kind: 'responded'; readonly status: number; readonly error: Error | undefined }
+  | { readonly kind: 'failed'; readonly error: Error }
+  | { readonly kind: 'client-gone' };
+
+/** ClientGoneError aborts an upstream request whose client disconnected. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('client closed the connection');
+    this.name = 'ClientGoneError';
+  }
+}
+
+type Resolve = (r: ForwardResult) => void;
+
+// One object per attempt implements undici's handler interface and streams the response into the
+// Node response with backpressure (pause the backend while the client socket is full).
+class ForwardHandler implements Dispatcher.DispatchHandler {
+  readonly #res: ServerResponse;
+  readonly #resolve: Resolve;
+  #controller: Dispatcher.DispatchController | undefined;
+  #status = 0;
+  #settled = false;
+
+  constructor(res: ServerResponse, resolve: Resolve) {
+    this.#res = res;
+    this.#resolve = resolve;
+  }
+
+  /** clientGone aborts the upstream request (now, or as soon as it is dispatched). */
+  clientGone = (): void => {
+    if (this.#settled || this.#res.writableFinished) return;
+    this.#controller?.abort(new ClientGoneError());
+    if (this.#controller === undefined) this.#settle({ kind: 'client-gone' });
+  };
+
+  #resume = (): void => this.#controller?.resume();
+
+  #settle(r: ForwardResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#res.removeListener('close', this.clientGone);
+    this.#resolve(r);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(new ClientGoneError());
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number): void {
+    if (statusCode < 200) return; // 1xx: informational, the final response follows
+    this.#status = statusCode;
+    const raw = controller.rawHeaders as ReadonlyArray<Buffer | string> | null;
+    this.#res.writeHead(statusCode, raw === null ? [] : downstreamResponseHeaders(raw));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.#res.write(chunk)) {
+      controller.pause();
+      this.#res.once('drain', this.#resume);
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#res.end();
+    this.#settle({ kind: 'responded', status: this.#status, error: undefined });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (error instanceof ClientGoneError || this.#res.destroyed) {
+      this.#settle({ kind: 'client-gone' });
+      return;
+    }
+    if (this.#status === 0) {
+      this.#settle({ kind: 'failed', error });
+      return;
+    }
+    // Headers are out: the only honest signal left is cutting the client connection.
+    this.#res.destroy(error);
+    this.#settle({ kind: 'responded', status: this.#status, error });
+  }
+}
+
+/**
+ * forward sends req to dispatcher (an undici Pool for one backend) and streams the response into
+ * res without buffering it. It never rejects. When the client disconnects, the upstream request
+ * is aborted. res must not have been written to; after a `failed` result it is still untouched.
+ */
+export function forward(dispatcher: Dispatcher, req: ForwardRequest, res: ServerResponse): Promise<ForwardResult> {
+  return new Promise<ForwardResult>((resolve) => {
+    const handler = new ForwardHandler(res, resolve);
+    res.once('close', handler.clientGone);
+    try {
+      dispatcher.dispatch({
+        path: req.path, method: req.method, headers: req.headers, body: req.body,
+        headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
+      }, handler);
+    } catch (err) {
+      handler.onResponseError(undefined as unknown as Dispatcher.DispatchController, err as Error);
+    }
+  });
+}

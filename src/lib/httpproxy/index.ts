@@ -1,0 +1,11 @@
+export { BALANCING_POLICIES, Balancer, type Backend, type BalancingPolicy } from './balancer.ts';
+export { ClientGoneError, forward, type ForwardRequest, type ForwardResult } from './forward.ts';
+export {
+  downstreamResponseHeaders, extraHeaders, NO_EXTRA_HEADERS, upstreamRequestHeaders, type ExtraHeaders, type HeaderPair,
+} from './headers.ts';
+export { IpFilter, IpFilterError } from './ip-filter.ts';
+export { PoolRegistry, type PoolOptions } from './pools.ts';
+export { decodeArgName, forcedArgsFromSearch, mergeQueryArgs, NO_FORCED_ARGS, QueryError, type ForcedArgs } from './query-args.ts';
+export { BodyReadError, prepareRequestBody, type RequestBody } from './request-body.ts';
+export { cleanPath, encodePath, normalizeRequestPath, PathError, type NormalizedPath } from './request-path.ts';
+export { Semaphore, type Acquisition } from './semaphore.ts';

@@ -26,8 +26,19 @@ describe('isDataDirLocked', () => {
     await f(`${process.ppid}\nextra`, true);
     await f(String(await deadPid()), false); // stale
     await f(String(process.pid), false); // our own pid: a leftover (containers reuse pid 1)
-    await f('', true); // cannot tell: refuse
-    await f('not a pid', true);
+    // no readable pid: stale, as the storage itself treats it (src/lib/storage/lock.ts)
+    await f('', false);
+    await f('not a pid', false);
+    await f('-5', false);
+    await f(`${process.ppid}abc`, true); // leading digits, parsed as the storage parses them
+  });
+
+  it('looks again at a pid-less lock, which a starting storage writes in two steps', async () => {
+    const lock = join(dir, DEFAULT_LOCK_FILE);
+    await writeFile(lock, '');
+    const check = isDataDirLocked(dir);
+    setTimeout(() => void writeFile(lock, String(process.ppid)), 20);
+    expect(await check).toBe(true);
   });
 
   it('treats a missing data dir as unlocked', async () => {

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { meterStream } from './metered-stream.ts';
 import { readAll } from './testing/remote-fs-contract.ts';
@@ -29,7 +30,25 @@ describe('meterStream', () => {
     await expect(readAll(meterStream(src, { expectedBytes: 5, what: 'x' }))).rejects.toThrow('disk error');
   });
 
-  it('throttles through the bucket', async () => {
+  // Backends attach to the body only after an await (opening a connection, creating a
+  // directory): an error raised before then must wait for them, not crash the process.
+  it('holds an error raised before anyone reads it for the later consumer', async () => {
+    const f = async (src: Readable, expected: number, want: RegExp) => {
+      const out = meterStream(src, { expectedBytes: expected, what: 'part "p"' });
+      await sleep(20);
+      await expect(readAll(out)).rejects.toThrow(want);
+    };
+    const failing = Readable.from((async function* () {
+      yield Buffer.from('a');
+      throw new Error('disk error');
+    })());
+    await f(failing, 5, /disk error/);
+    await f(Readable.from([Buffer.from('abcdef')]), 3, /more than the expected 3 bytes/);
+    await f(Readable.from([Buffer.from('ab')]), 3, /got 2 bytes, expected 3/);
+  });
+
+  it('throttles through the bucket'
+, async () => {
     let t = 0;
     const waits: number[] = [];
     const bucket = new TokenBucket({ bytesPerSecond: 2, burstBytes: 0, now: () => t, delay: async (ms) => { waits.push(ms); t += ms; } });

@@ -45,6 +45,18 @@ describe('restore', () => {
     expect((await readdir(data)).sort()).toEqual(['data', 'indexdb']);
   });
 
+  it('fsyncs every directory of the restored tree before removing the mark and the in-progress file', async () => {
+    const events: string[] = [];
+    const fsyncDir = async (abs: string) => {
+      const markLeft = (await readdir(data)).includes(RESTORE_IN_PROGRESS);
+      events.push(`${abs === data ? '.' : abs.slice(data.length + 1)}${markLeft ? '' : ' (after)'}`);
+    };
+    await restore(backupFs, data, { isDataDirLocked: notLocked, fsyncDir, concurrency: 1 });
+    // every ancestor of a restored file while the in-progress file still exists, then the data
+    // dir again after each removal
+    expect(events).toEqual(['.', 'data', 'data/big', 'data/big/p9', 'data/small', 'data/small/p1', 'indexdb', '.', '. (after)']);
+  });
+
   it('restores into a data dir that does not exist yet', async () => {
     await restore(backupFs, join(tmp.path, 'fresh'), { isDataDirLocked: notLocked });
     expect(await readTree(join(tmp.path, 'fresh'))).toEqual(snapshot);

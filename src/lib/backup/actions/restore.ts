@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { isDataDirLocked, type DataDirLockCheck } from '../data-dir-lock.ts';
 import { BackupNotFoundError, DataDirLockedError, errorMessage } from '../errors.ts';
 import { listLocalFiles } from '../local-tree.ts';
-import { writeLocalFileAtomic } from '../local-write.ts';
+import { fsyncDir, writeLocalFileAtomic } from '../local-write.ts';
 import { COMPLETE_MARKER, RESTORE_IN_PROGRESS, RESTORE_MARK } from '../markers.ts';
 import { meterStream } from '../metered-stream.ts';
 import { ProgressTracker } from '../progress.ts';
@@ -17,6 +17,8 @@ import { resolveTransfer, type ResolvedTransfer, type TransferOptions } from './
 export interface RestoreOptions extends TransferOptions {
   /** isDataDirLocked tells whether a storage process holds the data dir; default checks flock.lock. */
   readonly isDataDirLocked?: DataDirLockCheck | undefined;
+  /** fsyncDir flushes one directory's entries; default fsyncDir of local-write.ts (tests observe it). */
+  readonly fsyncDir?: ((absDir: string) => Promise<void>) | undefined;
 }
 
 /** RestoreResult reports what restore() did. */
@@ -39,7 +41,8 @@ export interface RestoreResult {
  *  3. write `restore-in-progress` (the TSDB refuses to start while it exists) with the URL;
  *  4. clear the data dir except the restore mark and that file;
  *  5. download every file to a temporary name, fsync, rename into place;
- *  6. remove the restore mark, then `restore-in-progress`.
+ *  6. fsync every directory of the restored tree, so the renames survive a crash;
+ *  7. remove the restore mark, then `restore-in-progress` (each removal made durable).
  * Running it again after an interruption completes the restore; files an earlier attempt of
  * the same backup finished are kept instead of downloaded again.
  */
@@ -69,8 +72,12 @@ export async function restore(src: RemoteFs, dataDir: string, opts: RestoreOptio
   });
   await runWorkers(todo, t.concurrency, (f, signal) => downloadFile(src, dataDir, f, t, tracker, signal), t.signal);
   tracker.finish();
+  const syncDir = opts.fsyncDir ?? fsyncDir;
+  await runWorkers(directoriesOf(files), t.concurrency, (rel) => syncDir(rel === '' ? dataDir : join(dataDir, ...rel.split('/'))), t.signal);
   await unlink(join(dataDir, RESTORE_MARK)).catch(ignoreMissing);
+  await syncDir(dataDir);
   await unlink(inProgress);
+  await syncDir(dataDir);
   return {
     url: src.url,
     files: files.length,
@@ -86,6 +93,17 @@ async function finishedFiles(dataDir: string, files: readonly RestoreFile[]): Pr
   const want = new Map(files.map((f) => [f.path, f.size]));
   const local = await listLocalFiles(dataDir, { skipRootNames: [RESTORE_MARK, RESTORE_IN_PROGRESS] });
   return new Set(local.filter((l) => want.get(l.path) === l.size).map((l) => l.path));
+}
+
+// directoriesOf returns every directory holding a restored file or directory, '' being the
+// data dir itself: a new directory is an entry of its parent, so all ancestors need an fsync.
+function directoriesOf(files: readonly RestoreFile[]): string[] {
+  const dirs = new Set<string>(['']);
+  for (const f of files) {
+    const segs = f.path.split('/');
+    for (let n = 1; n < segs.length; n++) dirs.add(segs.slice(0, n).join('/'));
+  }
+  return [...dirs].sort();
 }
 
 // clearDataDir removes everything in dataDir except the restore files and the kept files.

@@ -1,7 +1,7 @@
 // A RemoteFs wrapper for tests: records every call and fails the ones a test chooses, either
 // before the call reaches the inner store or in the middle of a transfer.
 
-import { Transform, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { RemoteFile, RemoteFs } from '../remote-fs.ts';
 
 /** RemoteOp names a RemoteFs method. */
@@ -117,21 +117,22 @@ export class FaultyRemote implements RemoteFs {
   }
 }
 
+// failAfterFirstChunk passes the first chunk of `src` and then fails. It is pull-based: `src`
+// is read, and the fault raised, only while a consumer reads the returned stream, so the error
+// always reaches that consumer. A push-based pipe would run the transform as soon as data
+// flowed and could emit 'error' before the backend attached its listener (an uncaught
+// exception). Destroying the returned stream destroys `src`.
 function failAfterFirstChunk(src: Readable, error: Error): Readable {
-  let passed = false;
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      if (passed) {
-        cb(error);
-        return;
-      }
+  async function* failing(): AsyncGenerator<Buffer> {
+    let passed = false;
+    for await (const chunk of src as AsyncIterable<Buffer>) {
+      if (passed) throw error;
       passed = true;
-      cb(null, chunk);
-    },
-    flush(cb) {
-      cb(error); // a one-chunk body still fails: the fault must happen
-    },
-  });
-  src.on('error', (err) => t.destroy(err));
-  return src.pipe(t);
+      yield chunk;
+    }
+    throw error; // a one-chunk body still fails: the fault must happen
+  }
+  const out = Readable.from(failing(), { objectMode: false });
+  out.once('close', () => src.destroy());
+  return out;
 }

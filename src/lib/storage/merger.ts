@@ -65,15 +65,17 @@ export class Merger {
 
   /**
    * forceMerge merges every partition whose name starts with prefix (all when empty) into as few
-   * parts as possible, and the index likewise. Waits for background merging first.
+   * parts as possible, and the index likewise; a partition with one part gets it rewritten.
+   * Waits for background merging first.
    */
   async forceMerge(prefix = ''): Promise<void> {
     while (this.#running) await this.#running;
     const run = (async () => {
       for (const p of [...this.#core.partitions.values()]) {
-        if (p.name.startsWith(prefix)) await p.forceMerge(this.#options());
+        // A lone part is rewritten too, so deletions and retention reach it.
+        if (p.name.startsWith(prefix)) await p.forceMerge(this.#options(), true);
       }
-      await this.#core.index.forceMerge(this.#abort.signal);
+      await this.#core.index.forceMerge(this.#abort.signal, true);
     })();
     this.#running = run.finally(() => {
       this.#running = undefined;

@@ -1,0 +1,28 @@
+// Grouping of aggregation inputs: `by (...)` keeps only the listed labels, `without (...)`
+// drops them and the metric name.
+
+import type { Grouping } from '../promql/index.ts';
+import type { Labels } from '../storageapi/index.ts';
+import { dropLabels, keepLabels, labelsKey, METRIC_NAME } from './labels.ts';
+
+/** GroupKeyer computes the group key and the output labels of an input label set. */
+export interface GroupKeyer {
+  key(ls: Labels): string;
+  labels(ls: Labels): Labels;
+}
+
+/** groupKeyer implements `by (...)` (keep only those labels) and `without (...)` (drop them and the name). */
+export function groupKeyer(g: Grouping | null): GroupKeyer {
+  if (g === null || (!g.without && g.labels.length === 0)) return { key: () => '', labels: () => [] };
+  if (g.without) {
+    const drop = new Set([...g.labels, METRIC_NAME]);
+    return { key: (ls) => labelsKey(dropLabels(ls, drop)), labels: (ls) => dropLabels(ls, drop) };
+  }
+  const keep = new Set(g.labels);
+  const order = [...keep].sort();
+  return {
+    key: (ls) => order.map((n) => ls.find((l) => l.name === n)?.value ?? '').join('\xff'),
+    labels: (ls) => keepLabels(ls, keep),
+  };
+}
+

@@ -1,0 +1,160 @@
+// Binary expressions: scalar/scalar, vector/scalar, set operators, MetricsQL's default/if/ifnot,
+// and (via binary-match.ts) vector/vector with matching.
+
+import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
+import { vectorMatch } from './binary-match.ts';
+import { arithmetic, changesMetricSchema, compare, COMPARISON_OPS, METRICSQL_OPS, SET_OPS } from './binary-ops.ts';
+import { signatureKey } from './labels.ts';
+import type { QueryState } from './query-state.ts';
+import { hasAnyPoint, type Grid, type Series, type Value } from './types.ts';
+
+/** evalBinary evaluates both operands (concurrently) and combines them. */
+export async function evalBinary(e: BinaryExpr, grid: Grid, st: QueryState): Promise<Value> {
+  const [l, r] = await Promise.all([st.evaluate(e.lhs, grid), st.evaluate(e.rhs, grid)]);
+  if (METRICSQL_OPS.has(e.op)) return { type: 'vector', series: metricsqlOp(e, asSeries(l, grid), r, grid) };
+  if (l.type === 'scalar' && r.type === 'scalar') return { type: 'scalar', values: scalarOp(e, l.values, r.values) };
+  if (l.type === 'vector' && r.type === 'scalar') return { type: 'vector', series: vectorScalar(e, l.series, r.values, false) };
+  if (l.type === 'scalar' && r.type === 'vector') return { type: 'vector', series: vectorScalar(e, r.series, l.values, true) };
+  if (l.type === 'vector' && r.type === 'vector') {
+    if (SET_OPS.has(e.op)) return { type: 'vector', series: setOp(e, l.series, r.series, grid.n) };
+    return { type: 'vector', series: vectorMatch(e, l.series, r.series, grid) };
+  }
+  throw new Error(`binary operator "${e.op}" cannot combine ${l.type} and ${r.type}`);
+}
+
+function scalarOp(e: BinaryExpr, a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length);
+  const isCmp = COMPARISON_OPS.has(e.op);
+  for (let i = 0; i < a.length; i++) out[i] = isCmp ? (compare(e.op, a[i]!, b[i]!) ? 1 : 0) : arithmetic(e.op, a[i]!, b[i]!);
+  return out;
+}
+
+// vectorScalar: comparisons filter (keeping the vector's value even when the scalar is on the
+// left); arithmetic and `bool` results lose the metric name.
+function vectorScalar(e: BinaryExpr, series: readonly Series[], scalar: Float64Array, scalarLeft: boolean): Series[] {
+  const isCmp = COMPARISON_OPS.has(e.op);
+  const out: Series[] = [];
+  for (const s of series) {
+    const values = new Float64Array(scalar.length);
+    const present = new Uint8Array(scalar.length);
+    let any = false;
+    for (let i = 0; i < scalar.length; i++) {
+      if (s.present[i] === 0) continue;
+      const v = s.values[i]!;
+      const [a, b] = scalarLeft ? [scalar[i]!, v] : [v, scalar[i]!];
+      if (isCmp) {
+        const keep = compare(e.op, a, b);
+        if (!keep && !e.returnBool) continue;
+        values[i] = e.returnBool ? (keep ? 1 : 0) : v;
+      } else {
+        values[i] = arithmetic(e.op, a, b);
+      }
+      present[i] = 1;
+      any = true;
+    }
+    if (any) out.push({ labels: s.labels, values, present, dropName: s.dropName || changesMetricSchema(e.op) || e.returnBool });
+  }
+  return out;
+}
+
+/** presenceBySignature ORs the presence of all series sharing a matching signature. */
+function presenceBySignature(series: readonly Series[], m: VectorMatching | null, n: number): { sigs: string[]; union: Map<string, Uint8Array> } {
+  const on = m?.on ?? false;
+  const names = new Set(m?.labels ?? []);
+  const sigs = series.map((s) => signatureKey(s.labels, on, names));
+  const union = new Map<string, Uint8Array>();
+  series.forEach((s, k) => {
+    let u = union.get(sigs[k]!);
+    if (u === undefined) union.set(sigs[k]!, (u = new Uint8Array(n)));
+    for (let i = 0; i < n; i++) u[i] = u[i]! | s.present[i]!;
+  });
+  return { sigs, union };
+}
+
+function mask(s: Series, keep: (i: number) => boolean): Series | null {
+  const present = s.present.map((p, i) => (p === 1 && keep(i) ? 1 : 0));
+  return present.includes(1) ? { ...s, present } : null;
+}
+
+function setOp(e: BinaryExpr, lhs: readonly Series[], rhs: readonly Series[], n: number): Series[] {
+  const out: Series[] = [];
+  if (e.op === 'or') {
+    out.push(...lhs);
+    const left = presenceBySignature(lhs, e.matching, n);
+    const right = presenceBySignature(rhs, e.matching, n);
+    rhs.forEach((s, k) => {
+      const u = left.union.get(right.sigs[k]!);
+      const m = u === undefined ? s : mask(s, (i) => u[i] === 0);
+      if (m !== null) out.push(m);
+    });
+    return out;
+  }
+  const right = presenceBySignature(rhs, e.matching, n);
+  const left = presenceBySignature(lhs, e.matching, n);
+  lhs.forEach((s, k) => {
+    const u = right.union.get(left.sigs[k]!);
+    const m = e.op === 'and'
+      ? (u === undefined ? null : mask(s, (i) => u[i] === 1))
+      : (u === undefined ? s : mask(s, (i) => u[i] === 0));
+    if (m !== null) out.push(m);
+  });
+  return out;
+}
+
+function asSeries(v: Value, grid: Grid): Series[] {
+  if (v.type === 'vector') return v.series;
+  if (v.type === 'scalar') return [{ labels: [], values: v.values, present: new Uint8Array(grid.n).fill(1), dropName: false }];
+  throw new Error(`expected a scalar or an instant vector, got ${v.type}`);
+}
+
+// metricsqlOp: `a default b` fills a's gaps from b; `a if b` keeps a where b has data;
+// `a ifnot b` keeps a where b has none. A scalar b applies to every series of a (NaN = no data).
+function metricsqlOp(e: BinaryExpr, lhs: Series[], r: Value, grid: Grid): Series[] {
+  const n = grid.n;
+  if (r.type === 'scalar') {
+    const has = (i: number): boolean => !Number.isNaN(r.values[i]!);
+    if (e.op === 'default') {
+      if (lhs.length === 0) return asSeries(r, grid);
+      return lhs.map((s) => ({
+        ...s,
+        values: s.values.map((v, i) => (s.present[i] === 1 ? v : r.values[i]!)),
+        present: s.present.map((p, i) => (p === 1 || has(i) ? 1 : 0)),
+      }));
+    }
+    return lhs.map((s) => mask(s, (i) => (e.op === 'if' ? has(i) : !has(i)))).filter((s): s is Series => s !== null);
+  }
+  const rhs = asSeries(r, grid);
+  if (e.op === 'default') {
+    if (lhs.length === 0) return rhs;
+    const names = new Set(e.matching?.labels ?? []);
+    const on = e.matching?.on ?? false;
+    const bySig = new Map<string, Series[]>();
+    for (const s of rhs) {
+      const k = signatureKey(s.labels, on, names);
+      bySig.set(k, [...(bySig.get(k) ?? []), s]);
+    }
+    return lhs.map((s) => fillFrom(s, bySig.get(signatureKey(s.labels, on, names)) ?? [], n));
+  }
+  const right = presenceBySignature(rhs, e.matching, n);
+  const left = presenceBySignature(lhs, e.matching, n);
+  return lhs
+    .map((s, k) => {
+      const u = right.union.get(left.sigs[k]!);
+      return mask(s, (i) => (e.op === 'if' ? u !== undefined && u[i] === 1 : u === undefined || u[i] === 0));
+    })
+    .filter((s): s is Series => s !== null && hasAnyPoint(s));
+}
+
+function fillFrom(s: Series, sources: Series[], n: number): Series {
+  const values = s.values.slice();
+  const present = s.present.slice();
+  for (let i = 0; i < n; i++) {
+    if (present[i] === 1) continue;
+    const src = sources.find((x) => x.present[i] === 1);
+    if (src !== undefined) {
+      values[i] = src.values[i]!;
+      present[i] = 1;
+    }
+  }
+  return { ...s, values, present };
+}

@@ -1,0 +1,78 @@
+// Fetching selector data from storage: matcher sets (with extra filters), one search per
+// distinct (matchers, time range) per query, limits and statistics.
+
+import type { VectorSelector } from '../promql/index.ts';
+import { isStaleNaN, LimitExceededError, type LabelMatcher } from '../storageapi/index.ts';
+import type { QueryState } from './query-state.ts';
+import type { RawSeries } from './types.ts';
+
+/** selectorMatcherSets turns a selector into storage matcher sets (name and extra filters included). */
+export function selectorMatcherSets(sel: VectorSelector, st: QueryState): LabelMatcher[][] {
+  const name: LabelMatcher[] = sel.name === '' ? [] : [{ name: '__name__', type: '=', value: sel.name }];
+  const base = sel.matcherSets.map((set) => [
+    ...name,
+    ...set.map((m): LabelMatcher => ({ name: m.name, type: m.op, value: m.value })),
+    ...st.opts.extraMatchers,
+  ]);
+  const extra = st.opts.extraFilterSets;
+  if (extra.length === 0) return base;
+  return base.flatMap((set) => extra.map((e) => [...set, ...e]));
+}
+
+/**
+ * fetchRaw returns the raw samples (staleness markers included) of every series matching sel
+ * with samples in [minT, maxT] (ms, inclusive). Identical fetches within a query share one
+ * storage search.
+ */
+export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
+  const sets = selectorMatcherSets(sel, st);
+  const key = `${JSON.stringify(sets)}@${minT}:${maxT}`;
+  let p = st.fetchCache.get(key);
+  if (p === undefined) {
+    p = doFetch(sets, minT, maxT, st);
+    st.fetchCache.set(key, p);
+  }
+  return p;
+}
+
+async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
+  const out: RawSeries[] = [];
+  if (maxT < minT) return out;
+  const q = {
+    tenant: st.opts.tenant,
+    matcherSets: sets,
+    timeRange: { minTimestamp: minT, maxTimestamp: maxT },
+    maxSeries: st.opts.maxSeries,
+  };
+  for await (const s of st.searcher.searchSeries(q, st.signal)) {
+    st.stats.seriesFetched++;
+    st.stats.samplesFetched += s.timestamps.length;
+    const max = st.opts.maxSamples;
+    if (max > 0 && st.stats.samplesFetched > max) {
+      throw new LimitExceededError(
+        `the query loads more than ${max} samples; narrow the time range or the selectors, or raise -search.maxSamplesPerQuery`,
+        '-search.maxSamplesPerQuery', max,
+      );
+    }
+    out.push({ labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false });
+  }
+  return out;
+}
+
+/** withoutStale drops staleness markers: range vectors never contain them (Prometheus). */
+export function withoutStale(s: RawSeries): RawSeries {
+  const vs = s.values;
+  let stale = 0;
+  for (let i = 0; i < vs.length; i++) if (isStaleNaN(vs[i]!)) stale++;
+  if (stale === 0) return s;
+  const ts = new Float64Array(vs.length - stale);
+  const out = new Float64Array(vs.length - stale);
+  let j = 0;
+  for (let i = 0; i < vs.length; i++) {
+    if (isStaleNaN(vs[i]!)) continue;
+    ts[j] = s.timestamps[i]!;
+    out[j] = vs[i]!;
+    j++;
+  }
+  return { ...s, timestamps: ts, values: out };
+}

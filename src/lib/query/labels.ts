@@ -1,0 +1,93 @@
+// Label-set helpers. Label sets are arrays sorted by name (storageapi Labels); these helpers
+// return new arrays and never mutate their input.
+
+import type { Label, Labels } from '../storageapi/index.ts';
+
+export const METRIC_NAME = '__name__';
+const SEP = '\xff';
+
+/** getLabel returns the value of name, or '' when absent (PromQL treats both the same). */
+export function getLabel(ls: Labels, name: string): string {
+  for (const l of ls) {
+    if (l.name === name) return l.value;
+  }
+  return '';
+}
+
+/** setLabel returns ls with name=value (an empty value deletes the label). */
+export function setLabel(ls: Labels, name: string, value: string): Labels {
+  const out: Label[] = [];
+  let done = false;
+  for (const l of ls) {
+    if (!done && l.name >= name) {
+      if (value !== '') out.push({ name, value });
+      done = true;
+      if (l.name === name) continue;
+    }
+    out.push(l);
+  }
+  if (!done && value !== '') out.push({ name, value });
+  return out;
+}
+
+/** dropLabels returns ls without the given names. */
+export function dropLabels(ls: Labels, names: ReadonlySet<string>): Labels {
+  return ls.filter((l) => !names.has(l.name));
+}
+
+/** keepLabels returns only the labels of ls whose names are given. */
+export function keepLabels(ls: Labels, names: ReadonlySet<string>): Labels {
+  return ls.filter((l) => names.has(l.name));
+}
+
+/** dropMetricName returns ls without __name__. */
+export function dropMetricName(ls: Labels): Labels {
+  return ls.some((l) => l.name === METRIC_NAME) ? ls.filter((l) => l.name !== METRIC_NAME) : ls;
+}
+
+/** labelsKey is an injective string key of a whole label set. */
+export function labelsKey(ls: Labels): string {
+  let k = '';
+  for (const l of ls) k += l.name + SEP + l.value + SEP;
+  return k;
+}
+
+/**
+ * signatureKey is the vector-matching signature: with `on`, the values of `names`; without,
+ * every label except `names` and __name__ (PromQL semantics for ignoring and plain matching).
+ */
+export function signatureKey(ls: Labels, on: boolean, names: ReadonlySet<string>): string {
+  let k = '';
+  for (const l of ls) {
+    const listed = names.has(l.name);
+    if (on ? listed : !listed && l.name !== METRIC_NAME) k += l.name + SEP + l.value + SEP;
+  }
+  return k;
+}
+
+/** fromRecord builds sorted Labels from a plain object (empty values dropped). */
+export function fromRecord(rec: Readonly<Record<string, string>>): Labels {
+  return Object.keys(rec)
+    .filter((k) => rec[k] !== '')
+    .sort()
+    .map((name) => ({ name, value: rec[name]! }));
+}
+
+/** formatLabels writes a label set as `name{a="b"}` for messages. */
+export function formatLabels(ls: Labels): string {
+  const name = getLabel(ls, METRIC_NAME);
+  const rest = ls.filter((l) => l.name !== METRIC_NAME).map((l) => `${l.name}=${JSON.stringify(l.value)}`);
+  return `${name}{${rest.join(', ')}}`;
+}
+
+/** compareLabels orders label sets as Prometheus does (by name, then value, pairwise). */
+export function compareLabels(a: Labels, b: Labels): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name) return x.name < y.name ? -1 : 1;
+    if (x.value !== y.value) return x.value < y.value ? -1 : 1;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,132 @@
+// The rollup engine: slides each function's window over a series' samples for all steps at
+// once (two pointers over sorted timestamps), so a range query costs one pass per series.
+
+import type { FunctionCall, VectorSelector } from '../promql/index.ts';
+import { FUNCTIONS } from '../promql/index.ts';
+import { QueryError } from './errors.ts';
+import { fromRecord, setLabel } from './labels.ts';
+import type { QueryState } from './query-state.ts';
+import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
+import { rollupSource, type RollupSource } from './rollup-source.ts';
+import type { RollupFunction, RollupWindow } from './rollup-window.ts';
+import type { Grid, RawSeries, Series, Value } from './types.ts';
+
+/** evalRollupCall evaluates a call of a function over a range vector. */
+export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QueryState): Promise<Value> {
+  const fn = ROLLUP_FUNCTIONS.get(call.func);
+  const sig = FUNCTIONS.get(call.func);
+  if (fn === undefined || sig === undefined) throw new QueryError(`unknown rollup function "${call.func}"`);
+  const rangeIdx = sig.args.indexOf('range');
+  const params: Float64Array[] = [];
+  const strParams: string[] = [];
+  for (let i = 0; i < call.args.length; i++) {
+    if (i === rangeIdx) continue;
+    const v = await st.evaluate(call.args[i]!, grid);
+    if (v.type === 'scalar') params.push(v.values);
+    else if (v.type === 'string') strParams.push(v.value);
+    else throw new QueryError(`argument ${i + 1} of ${call.func}() must be a scalar or a string, got ${v.type}`);
+  }
+  const src = await rollupSource(call.args[rangeIdx]!, grid, st);
+  if (call.func === 'absent_over_time') return absentOverTime(src, grid, st);
+  const variants = pickVariants(fn, strParams, call.func);
+  const out: Series[] = [];
+  src.series.forEach((r, k) => {
+    st.signal.throwIfAborted();
+    const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
+    for (const variant of variants) {
+      const s = runWindows(fn, r, src, rangeMs, grid, params, strParams, variant, st);
+      if (s === null) continue;
+      const name = fn.variants?.[variant];
+      const labels = name === undefined ? r.labels : setLabel(r.labels, fn.variantLabel ?? 'rollup', name);
+      const dropName = r.dropName || (!fn.keepName && !call.keepMetricNames);
+      out.push({ labels, values: s.values, present: s.present, dropName });
+    }
+  });
+  return { type: 'vector', series: out };
+}
+
+function pickVariants(fn: RollupFunction, strParams: string[], func: string): number[] {
+  if (fn.variants === undefined) return [0];
+  const want = strParams[0];
+  if (want === undefined) return fn.variants.map((_, i) => i);
+  const i = fn.variants.indexOf(want);
+  if (i < 0) throw new QueryError(`unknown ${func}() variant "${want}"; want one of ${fn.variants.join(', ')}`);
+  return [i];
+}
+
+function runWindows(
+  fn: RollupFunction, r: RawSeries, src: RollupSource, rangeMs: number, grid: Grid,
+  params: Float64Array[], strParams: string[], variant: number, st: QueryState,
+): { values: Float64Array; present: Uint8Array } | null {
+  const n = grid.n;
+  const values = new Float64Array(n);
+  const present = new Uint8Array(n);
+  const ts = r.timestamps;
+  const w: RollupWindow = {
+    ts, vs: r.values, lo: 0, hi: 0, start: 0, end: 0, rangeMs, evalTime: 0,
+    params: new Array<number>(params.length).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
+  };
+  let lo = 0;
+  let hi = 0;
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    const end = src.fixed ? src.windows.start : src.windows.start + i * src.windows.step;
+    const start = end - rangeMs;
+    while (hi < ts.length && ts[hi]! <= end) hi++;
+    while (lo < hi && ts[lo]! <= start) lo++;
+    if (hi - lo < fn.minSamples) continue;
+    w.lo = lo;
+    w.hi = hi;
+    w.start = start;
+    w.end = end;
+    w.evalTime = grid.start + i * grid.step;
+    for (let p = 0; p < params.length; p++) w.params[p] = params[p]![i]!;
+    const v = fn.compute(w, variant);
+    if (v === undefined) continue;
+    values[i] = v;
+    present[i] = 1;
+    any = true;
+  }
+  return any ? { values, present } : null;
+}
+
+// absentOverTime: 1 at the steps where no series had a sample in its window.
+function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Value {
+  const covered = new Uint8Array(grid.n);
+  for (const r of src.series) {
+    let lo = 0;
+    let hi = 0;
+    const ts = r.timestamps;
+    for (let i = 0; i < grid.n; i++) {
+      const end = src.fixed ? src.windows.start : src.windows.start + i * src.windows.step;
+      while (hi < ts.length && ts[hi]! <= end) hi++;
+      while (lo < hi && ts[lo]! <= end - src.rangeMs) lo++;
+      if (hi > lo) covered[i] = 1;
+    }
+  }
+  st.signal.throwIfAborted();
+  const present = covered.map((c) => 1 - c);
+  if (!present.includes(1)) return { type: 'vector', series: [] };
+  const labels = src.selector === null ? [] : absentLabels(src.selector);
+  return { type: 'vector', series: [{ labels, values: new Float64Array(grid.n).fill(1), present, dropName: true }] };
+}
+
+/**
+ * absentLabels: the labels absent() reports — those fixed by exactly one equality matcher
+ * (a label matched twice, or by another operator, is left out, as in Prometheus).
+ */
+export function absentLabels(sel: VectorSelector): ReturnType<typeof fromRecord> {
+  if (sel.matcherSets.length !== 1) return [];
+  const rec: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const m of sel.matcherSets[0]!) {
+    if (m.name === '__name__') continue;
+    if (m.op === '=' && !seen.has(m.name)) {
+      rec[m.name] = m.value;
+      seen.add(m.name);
+    } else {
+      delete rec[m.name];
+    }
+  }
+  return fromRecord(rec);
+}

@@ -1,0 +1,150 @@
+// Rollup functions PromQL defines (functions over a range vector), with Prometheus 3 semantics.
+
+import { QueryError } from './errors.ts';
+import { KahanSum, linearRegression, mean, quantile, variance } from './math.ts';
+import type { RollupFunction, RollupWindow } from './rollup-window.ts';
+
+// extrapolatedRate implements rate/increase/delta: the change over the window, corrected for
+// counter resets, extrapolated towards the window edges when samples come close to them.
+function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean): number {
+  const { ts, vs, lo, hi } = w;
+  const last = hi - 1;
+  let result = vs[last]! - vs[lo]!;
+  if (isCounter) {
+    for (let i = lo + 1; i < hi; i++) if (vs[i]! < vs[i - 1]!) result += vs[i - 1]!;
+  }
+  let toStart = (ts[lo]! - w.start) / 1000;
+  let toEnd = (w.end - ts[last]!) / 1000;
+  const sampled = (ts[last]! - ts[lo]!) / 1000;
+  const avgGap = sampled / (hi - lo - 1);
+  const threshold = avgGap * 1.1;
+  if (toStart >= threshold) toStart = avgGap / 2;
+  if (isCounter && result > 0 && vs[lo]! >= 0) {
+    // A counter cannot go below zero: do not extrapolate past the point where it would.
+    const toZero = sampled * (vs[lo]! / result);
+    if (toZero < toStart) toStart = toZero;
+  }
+  if (toEnd >= threshold) toEnd = avgGap / 2;
+  let factor = (sampled + toStart + toEnd) / sampled;
+  if (isRate) factor /= w.rangeMs / 1000;
+  return result * factor;
+}
+
+// instantValue implements irate/idelta from the last two samples.
+function instantValue(w: RollupWindow, isRate: boolean): number | undefined {
+  const a = w.hi - 2;
+  const b = w.hi - 1;
+  const interval = w.ts[b]! - w.ts[a]!;
+  if (interval === 0) return undefined;
+  const va = w.vs[a]!;
+  const vb = w.vs[b]!;
+  const result = isRate && vb < va ? vb : vb - va;
+  return isRate ? result / (interval / 1000) : result;
+}
+
+function extremum(w: RollupWindow, better: (cur: number, best: number) => boolean, wantTime: boolean): number {
+  let best = w.vs[w.lo]!;
+  let at = w.ts[w.lo]!;
+  for (let i = w.lo; i < w.hi; i++) {
+    const v = w.vs[i]!;
+    if (better(v, best)) {
+      best = v;
+      at = w.ts[i]!;
+    }
+  }
+  return wantTime ? at / 1000 : best;
+}
+
+function doubleExponentialSmoothing(w: RollupWindow): number | undefined {
+  const [sf = NaN, tf = NaN] = w.params;
+  if (!(sf > 0 && sf < 1)) throw new QueryError(`invalid smoothing factor. Expected: 0 < sf < 1, got: ${sf}`);
+  if (!(tf > 0 && tf < 1)) throw new QueryError(`invalid trend factor. Expected: 0 < tf < 1, got: ${tf}`);
+  const { vs, lo, hi } = w;
+  let s0 = 0;
+  let s1 = vs[lo]!;
+  let b = vs[lo + 1]! - vs[lo]!;
+  for (let i = lo + 1; i < hi; i++) {
+    const x = sf * vs[i]!;
+    if (i > lo + 1) b = tf * (s1 - s0) + (1 - tf) * b;
+    const y = (1 - sf) * (s1 + b);
+    s0 = s1;
+    s1 = x + y;
+  }
+  return s1;
+}
+
+function sliceValues(w: RollupWindow): Float64Array {
+  return w.vs.slice(w.lo, w.hi);
+}
+
+/** PROMETHEUS_ROLLUPS: the range-vector functions of the Prometheus 3 function list. */
+export const PROMETHEUS_ROLLUPS: Readonly<Record<string, RollupFunction>> = {
+  rate: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, true) },
+  increase: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, false) },
+  delta: { minSamples: 2, compute: (w) => extrapolatedRate(w, false, false) },
+  irate: { minSamples: 2, compute: (w) => instantValue(w, true) },
+  idelta: { minSamples: 2, compute: (w) => instantValue(w, false) },
+  avg_over_time: { minSamples: 1, compute: (w) => mean(w.vs, w.lo, w.hi) },
+  count_over_time: { minSamples: 1, compute: (w) => w.hi - w.lo },
+  sum_over_time: {
+    minSamples: 1,
+    compute: (w) => {
+      const k = new KahanSum();
+      for (let i = w.lo; i < w.hi; i++) k.add(w.vs[i]!);
+      return k.value();
+    },
+  },
+  min_over_time: { minSamples: 1, compute: (w) => extremum(w, (c, m) => c < m || m !== m, false) },
+  max_over_time: { minSamples: 1, compute: (w) => extremum(w, (c, m) => c > m || m !== m, false) },
+  ts_of_min_over_time: { minSamples: 1, compute: (w) => extremum(w, (c, m) => c <= m || m !== m, true) },
+  ts_of_max_over_time: { minSamples: 1, compute: (w) => extremum(w, (c, m) => c >= m || m !== m, true) },
+  first_over_time: { minSamples: 1, keepName: true, compute: (w) => w.vs[w.lo]! },
+  last_over_time: { minSamples: 1, keepName: true, compute: (w) => w.vs[w.hi - 1]! },
+  ts_of_first_over_time: { minSamples: 1, compute: (w) => w.ts[w.lo]! / 1000 },
+  ts_of_last_over_time: { minSamples: 1, compute: (w) => w.ts[w.hi - 1]! / 1000 },
+  quantile_over_time: { minSamples: 1, compute: (w) => quantile(w.params[0] ?? NaN, sliceValues(w)) },
+  stddev_over_time: { minSamples: 1, compute: (w) => Math.sqrt(variance(w.vs, w.lo, w.hi)) },
+  stdvar_over_time: { minSamples: 1, compute: (w) => variance(w.vs, w.lo, w.hi) },
+  mad_over_time: {
+    minSamples: 1,
+    compute: (w) => {
+      const vals = sliceValues(w);
+      const median = quantile(0.5, vals);
+      return quantile(0.5, vals.map((v) => Math.abs(v - median)));
+    },
+  },
+  present_over_time: { minSamples: 1, compute: () => 1 },
+  // absent_over_time's output is assembled by the engine from where no series had samples.
+  absent_over_time: { minSamples: 1, compute: () => 1 },
+  changes: {
+    minSamples: 1,
+    compute: (w) => {
+      let n = 0;
+      for (let i = w.lo + 1; i < w.hi; i++) {
+        const a = w.vs[i - 1]!;
+        const b = w.vs[i]!;
+        if (a !== b && !(a !== a && b !== b)) n++;
+      }
+      return n;
+    },
+  },
+  resets: {
+    minSamples: 1,
+    compute: (w) => {
+      let n = 0;
+      for (let i = w.lo + 1; i < w.hi; i++) if (w.vs[i]! < w.vs[i - 1]!) n++;
+      return n;
+    },
+  },
+  deriv: { minSamples: 2, compute: (w) => linearRegression(w.ts, w.vs, w.lo, w.hi, w.ts[w.lo]!)[0] },
+  predict_linear: {
+    minSamples: 2,
+    compute: (w) => {
+      const [slope, intercept] = linearRegression(w.ts, w.vs, w.lo, w.hi, w.evalTime);
+      return slope * (w.params[0] ?? NaN) + intercept;
+    },
+  },
+  double_exponential_smoothing: { minSamples: 2, compute: doubleExponentialSmoothing },
+  // holt_winters is the Prometheus 2 name of double_exponential_smoothing (MetricsQL keeps it).
+  holt_winters: { minSamples: 2, compute: doubleExponentialSmoothing },
+};

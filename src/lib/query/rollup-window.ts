@@ -1,0 +1,42 @@
+// The contract between the rollup engine (rollup-eval.ts) and rollup functions.
+
+/**
+ * RollupWindow is one evaluation of a rollup function: the samples `ts/vs[lo, hi)` of one
+ * series inside the window (start, end] (ms; staleness markers removed). The engine reuses
+ * one object per series, so functions must not keep references to it.
+ */
+export interface RollupWindow {
+  ts: Float64Array;
+  vs: Float64Array;
+  lo: number;
+  hi: number;
+  /** start: exclusive lower bound of the window (ms). */
+  start: number;
+  /** end: inclusive upper bound of the window (ms), i.e. evaluation time minus offset. */
+  end: number;
+  /** rangeMs: the window length (end - start). */
+  rangeMs: number;
+  /** evalTime: the step's evaluation timestamp (ms) before offset/@ (predict_linear's "now"). */
+  evalTime: number;
+  /** params: the scalar arguments at this step, in argument order (the range argument excluded). */
+  params: number[];
+  /** strParams: the string arguments, in argument order. */
+  strParams: string[];
+  /** stepMs: the query step (ms). */
+  stepMs: number;
+}
+
+/**
+ * RollupFunction computes one value per window. The engine skips windows holding fewer than
+ * `minSamples` samples; `compute` returns undefined for "no value at this step".
+ * `keepName` keeps the metric name (last_over_time acts like an offset, so it keeps it).
+ * `variants` makes one output series per variant, told apart by label `variantLabel`
+ * (MetricsQL rollup(), rollup_candlestick()); a string argument can select one variant.
+ */
+export interface RollupFunction {
+  readonly minSamples: number;
+  readonly keepName?: boolean;
+  readonly compute: (w: RollupWindow, variant: number) => number | undefined;
+  readonly variants?: readonly string[];
+  readonly variantLabel?: string;
+}

@@ -1,0 +1,76 @@
+// Instant vector selectors: the value of each series at each step is its latest sample in
+// (t - lookback, t] (Prometheus 3: left-open), unless that sample is a staleness marker.
+
+import type { AtModifier, VectorSelector } from '../promql/index.ts';
+import { isStaleNaN } from '../storageapi/index.ts';
+import { fetchRaw } from './fetch.ts';
+import type { QueryState } from './query-state.ts';
+import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
+
+/** atMs resolves an @ modifier to milliseconds. */
+export function atMs(at: AtModifier, st: QueryState): number {
+  switch (at.type) {
+    case 'AtStart': return st.queryStart;
+    case 'AtEnd': return st.queryEnd;
+    case 'AtTime': return Math.round(at.seconds * 1000);
+  }
+}
+
+/**
+ * shiftedGrid returns the storage-time grid a node with offset/@ reads: the query grid moved
+ * back by the offset, or a single step at the @ time (the caller broadcasts it).
+ */
+export function shiftedGrid(grid: Grid, offsetMs: number, at: AtModifier | null, st: QueryState): Grid {
+  if (at !== null) return { start: atMs(at, st) - offsetMs, step: grid.step, n: grid.n === 0 ? 0 : 1 };
+  return { start: grid.start - offsetMs, step: grid.step, n: grid.n };
+}
+
+/** broadcast repeats a one-step series over n steps (for @-fixed evaluation). */
+export function broadcast(s: Series, n: number): Series {
+  if (s.values.length === n) return s;
+  const values = new Float64Array(n).fill(s.values[0] ?? 0);
+  const present = new Uint8Array(n).fill(s.present[0] ?? 0);
+  const out: Series = { labels: s.labels, values, present, dropName: s.dropName };
+  if (s.timestamps !== undefined) return { ...out, timestamps: new Float64Array(n).fill(s.timestamps[0] ?? 0) };
+  return out;
+}
+
+/** evalVectorSelector evaluates an instant selector over the grid. */
+export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: QueryState, wantTimestamps = false): Promise<Series[]> {
+  const off = sel.offset === null ? 0 : st.durationMs(sel.offset);
+  const g = shiftedGrid(grid, off, sel.at, st);
+  if (g.n === 0) return [];
+  const lb = st.opts.lookbackDeltaMs;
+  const raw = await fetchRaw(sel, g.start - lb + 1, gridEnd(g), st);
+  const out: Series[] = [];
+  for (const r of raw) {
+    st.signal.throwIfAborted();
+    const s = lookback(r, g, lb, wantTimestamps);
+    if (s !== null) out.push(broadcast(s, grid.n));
+  }
+  return out;
+}
+
+/** lookback samples one raw series on a grid; null when no step has a value. */
+export function lookback(r: RawSeries, g: Grid, lookbackMs: number, wantTimestamps: boolean): Series | null {
+  const { timestamps: ts, values: vs } = r;
+  const values = new Float64Array(g.n);
+  const present = new Uint8Array(g.n);
+  const times = wantTimestamps ? new Float64Array(g.n) : undefined;
+  let any = false;
+  let j = -1;
+  for (let i = 0; i < g.n; i++) {
+    const t = g.start + i * g.step;
+    while (j + 1 < ts.length && ts[j + 1]! <= t) j++;
+    if (j < 0 || ts[j]! <= t - lookbackMs) continue;
+    const v = vs[j]!;
+    if (v !== v && isStaleNaN(v)) continue;
+    values[i] = v;
+    present[i] = 1;
+    if (times !== undefined) times[i] = ts[j]!;
+    any = true;
+  }
+  if (!any) return null;
+  const s: Series = { labels: r.labels, values, present, dropName: r.dropName };
+  return times === undefined ? s : { ...s, timestamps: times };
+}

@@ -1,0 +1,84 @@
+// The contract of instant-vector ("transform") functions and helpers they share.
+
+import type { FunctionCall } from '../promql/index.ts';
+import { QueryError } from './errors.ts';
+import { labelsKey } from './labels.ts';
+import type { QueryState } from './query-state.ts';
+import type { Grid, Series, Value } from './types.ts';
+
+/** TransformCall: the evaluated arguments (in order), the call node, the grid and the query. */
+export interface TransformCall {
+  readonly args: readonly Value[];
+  readonly node: FunctionCall;
+  readonly grid: Grid;
+  readonly st: QueryState;
+}
+
+/** TransformFunction computes a function whose arguments are not range vectors. */
+export type TransformFunction = (c: TransformCall) => Value;
+
+export function vectorArg(c: TransformCall, i: number): Series[] {
+  const v = c.args[i];
+  if (v?.type !== 'vector') throw new QueryError(`argument ${i + 1} of ${c.node.func}() must be an instant vector`);
+  return v.series;
+}
+
+export function scalarArg(c: TransformCall, i: number): Float64Array {
+  const v = c.args[i];
+  if (v?.type !== 'scalar') throw new QueryError(`argument ${i + 1} of ${c.node.func}() must be a scalar`);
+  return v.values;
+}
+
+export function stringArg(c: TransformCall, i: number): string {
+  const v = c.args[i];
+  if (v?.type !== 'string') throw new QueryError(`argument ${i + 1} of ${c.node.func}() must be a string`);
+  return v.value;
+}
+
+export function stringArgs(c: TransformCall, from: number): string[] {
+  const out: string[] = [];
+  for (let i = from; i < c.args.length; i++) out.push(stringArg(c, i));
+  return out;
+}
+
+export const vector = (series: Series[]): Value => ({ type: 'vector', series });
+
+/**
+ * mapValues applies f to every present point; a NaN-free `keep` can drop points. The result
+ * drops the metric name (delayed) unless keepName or the call says keep_metric_names.
+ */
+export function mapValues(c: TransformCall, series: readonly Series[], f: (v: number, step: number) => number, keepName = false): Series[] {
+  const keep = keepName || c.node.keepMetricNames;
+  return series.map((s) => ({
+    labels: s.labels,
+    values: s.values.map((v, i) => (s.present[i] === 1 ? f(v, i) : 0)),
+    present: s.present,
+    dropName: keep ? s.dropName : true,
+  }));
+}
+
+/**
+ * mergeSameLabels merges series that ended up with identical label sets (after relabelling);
+ * overlapping points are an error, as in Prometheus.
+ */
+export function mergeSameLabels(series: readonly Series[]): Series[] {
+  const byKey = new Map<string, Series>();
+  for (const s of series) {
+    const key = labelsKey(s.labels);
+    const prev = byKey.get(key);
+    if (prev === undefined) {
+      byKey.set(key, s);
+      continue;
+    }
+    const values = prev.values.slice();
+    const present = prev.present.slice();
+    for (let i = 0; i < present.length; i++) {
+      if (s.present[i] === 0) continue;
+      if (present[i] === 1) throw new QueryError('vector cannot contain metrics with the same labelset');
+      values[i] = s.values[i]!;
+      present[i] = 1;
+    }
+    byKey.set(key, { ...prev, values, present, dropName: prev.dropName && s.dropName });
+  }
+  return [...byKey.values()];
+}

@@ -1,6 +1,6 @@
 // AuthProxy: the credential-matching router; its users are AuthProxyUser resources selected by label.
 import { DURATION_PATTERN, imagePullSecrets, ipFilters, labelSelector, paused, podDisruptionBudget, serviceSpec, workload } from './common.ts';
-import { arr, int, obj, str } from './schema.ts';
+import { arr, bool, int, obj, str } from './schema.ts';
 import type { Static } from './schema.ts';
 import { baseStatus, componentStatus } from './status.ts';
 import { headers, target, urlMapEntry } from './auth-proxy-user.ts';
@@ -22,6 +22,7 @@ export const unauthorizedUser = obj(
 export const authProxySpec = obj(
   {
     paused,
+    eula: bool({ description: 'Accept the enterprise license terms (-eula); IP filtering (ipFilters here and in users) needs it.', default: false }),
     replicas: int({ description: 'Number of auth proxy Pods.', minimum: 0, default: 1 }),
     imagePullSecrets,
     ...workload,
@@ -42,7 +43,14 @@ export const authProxySpec = obj(
     maxConcurrentRequests: int({ description: 'Global concurrent request cap (-maxConcurrentRequests).', minimum: 1 }),
     maxConcurrentPerUserRequests: int({ description: 'Default per-user cap (-maxConcurrentPerUserRequests).', minimum: 1 }),
   },
-  { description: 'Desired state of an auth proxy.', defaultEmpty: true },
+  {
+    description: 'Desired state of an auth proxy.',
+    defaultEmpty: true,
+    rules: [
+      { rule: '!has(self.ipFilters) || self.eula', message: 'ipFilters is an enterprise feature: set eula: true to accept the license terms' },
+      { rule: '!has(self.unauthorizedUser) || !has(self.unauthorizedUser.ipFilters) || self.eula', message: 'unauthorizedUser.ipFilters is an enterprise feature: set eula: true' },
+    ],
+  },
 );
 
 export const authProxyStatus = obj(

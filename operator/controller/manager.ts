@@ -41,9 +41,9 @@ export interface ManagerDeps {
 export const CONTROLLERS: readonly KindController[] = [tsdbSingleController, tsdbClusterController, tsdbGatewayController, authProxyController, authProxyUserController];
 
 /** OWNED are the child kinds watched through the managed-by label. */
-const OWNED: readonly ResourceType[] = [BUILTIN.statefulSet, BUILTIN.deployment, BUILTIN.service, BUILTIN.serviceAccount, BUILTIN.podDisruptionBudget, BUILTIN.horizontalPodAutoscaler, BUILTIN.pod];
+export const OWNED: readonly ResourceType[] = [BUILTIN.statefulSet, BUILTIN.deployment, BUILTIN.service, BUILTIN.serviceAccount, BUILTIN.podDisruptionBudget, BUILTIN.horizontalPodAutoscaler, BUILTIN.pod];
 /** REFERENCED are watched whole: users point at them by name (and the operator owns some). */
-const REFERENCED: readonly ResourceType[] = [BUILTIN.secret, BUILTIN.configMap];
+export const REFERENCED: readonly ResourceType[] = [BUILTIN.secret, BUILTIN.configMap];
 
 const itemOf = (kind: string, obj: KubeObject) => `${kind}|${keyString(objectKey(obj))}`;
 

@@ -4,9 +4,13 @@
 import type { ReconcileContext } from '../controller/context.ts';
 import type { KubeObject, OwnerReference } from '../k8s/types.ts';
 
-/** ownerReference makes `owner` the controlling owner, so deleting it deletes the child. */
+/**
+ * ownerReference makes `owner` the controlling owner, so deleting it deletes the child.
+ * blockOwnerDeletion is left out: it would need update rights on <kind>/finalizers for an
+ * effect (foreground deletion waiting for children) the operator does not rely on.
+ */
 export function ownerReference(owner: KubeObject): OwnerReference {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true };
 }
 
 /** withOwner returns a copy of obj owned by owner. */

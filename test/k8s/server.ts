@@ -21,6 +21,7 @@ import type { CrdLike } from './crd-validator.ts';
 import { discovery } from './discovery.ts';
 import { allowed, parseResourcePath, rbacResource, rbacVerb } from './routes.ts';
 import type { ParsedPath, PolicyRule } from './routes.ts';
+export type { PolicyRule } from './routes.ts';
 
 /** Fault is an injected failure for matching requests. */
 export interface Fault {
@@ -157,7 +158,12 @@ export class FakeApiServer {
       const p = parseResourcePath(url.pathname, this.store.types());
       if (p === undefined) throw new KubeApiError(404, 'NotFound', `the server could not find the requested resource ${url.pathname}`);
       const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
-      this.#authorize(req, p, method, watch);
+      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      this.#authorize(token, p.type.group, rbacResource(p), rbacVerb(method, p, watch));
+      // Server-side apply that creates the object is also authorized as "create", as upstream does.
+      if (method === 'PATCH' && p.name !== undefined && p.subresource === undefined && this.store.get(p.type, { namespace: p.namespace ?? '', name: p.name }) === undefined) {
+        this.#authorize(token, p.type.group, rbacResource(p), 'create');
+      }
       const fault = this.#fault(method, url.pathname);
       if (fault !== undefined) throw new KubeApiError(fault.status, fault.reason, `injected failure for ${method} ${url.pathname}`);
       if (watch) return this.#watch(res, p, url);
@@ -170,14 +176,11 @@ export class FakeApiServer {
     }
   }
 
-  #authorize(req: IncomingMessage, p: ParsedPath, method: string, watch: boolean): void {
-    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const verb = rbacVerb(method, p, watch);
-    const resource = rbacResource(p);
-    if (token === this.#opts.operatorToken) this.audit.add(`${verb} ${p.type.group}/${resource}`);
+  #authorize(token: string, group: string, resource: string, verb: string): void {
+    if (token === this.#opts.operatorToken) this.audit.add(`${verb} ${group}/${resource}`);
     if (this.#opts.rbac === undefined || token !== this.#opts.operatorToken) return;
-    if (!allowed(this.#opts.rbac, p.type.group, resource, verb)) {
-      throw new KubeApiError(403, 'Forbidden', `${resource}.${p.type.group} is forbidden: the operator cannot ${verb} it`);
+    if (!allowed(this.#opts.rbac, group, resource, verb)) {
+      throw new KubeApiError(403, 'Forbidden', `${resource}.${group} is forbidden: the operator cannot ${verb} it`);
     }
   }
 

@@ -32,6 +32,7 @@ export function buildAuthProxy(cr: AuthProxy, opts: BuildOptions, configYaml: st
   const selector = selectorLabels('authproxy', instance);
   const secretName = configSecretName(instance);
   const flags = {
+    eula: spec.eula ? 'true' : undefined,
     httpListenAddr: `:${PORTS.authproxy}`,
     'auth.config': `${CONFIG_DIR}/${CONFIG_KEY}`,
     configCheckInterval: spec.configCheckInterval,

@@ -91,6 +91,11 @@ export function renderAuthProxyConfig(
   const byAge = [...users].sort((a, b) => created(a).localeCompare(created(b)) || a.key.localeCompare(b.key));
   const kept: ResolvedUser[] = [];
   for (const u of byAge) {
+    if (u.user.spec.ipFilters !== undefined && !spec.eula) {
+      // The proxy ignores ip_filters without -eula; serving the user unfiltered would widen access.
+      rejected.set(u.key, { reason: 'IPFiltersNeedEULA', message: 'ipFilters need an AuthProxy with eula: true' });
+      continue;
+    }
     const first = seen.get(u.credentials.identity);
     if (first !== undefined) {
       rejected.set(u.key, { reason: 'DuplicateCredentials', message: `the same credentials are already used by AuthProxyUser ${first}` });

@@ -17,7 +17,7 @@ export interface Lookups {
 
 /** Rejection says why a user was left out; reason is a CamelCase condition reason. */
 export interface Rejection {
-  readonly reason: 'MissingCredentials' | 'SecretNotFound' | 'SecretKeyNotFound' | 'TargetNotFound' | 'InvalidPath' | 'DuplicateCredentials';
+  readonly reason: 'IPFiltersNeedEULA' | 'MissingCredentials' | 'SecretNotFound' | 'SecretKeyNotFound' | 'TargetNotFound' | 'InvalidPath' | 'DuplicateCredentials';
   readonly message: string;
 }
 

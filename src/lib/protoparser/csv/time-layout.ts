@@ -80,107 +80,132 @@ interface Parts {
 
 /** parseWithLayout parses value by compiled tokens and returns unix ms; throws a LineFailure when it does not match. */
 export function parseWithLayout(tokens: readonly Token[], value: string, layout: string): number {
-  const p: Parts = { year: 1970, month: 1, day: 1, hour: 0, min: 0, sec: 0, ms: 0, pm: -1, offsetMin: 0 };
-  let i = 0;
-  const bad = (): never => fail(`cannot parse time ${quote(value)} with layout ${quote(layout)}`);
-  const num = (min: number, max: number): number => {
-    let j = i;
-    while (j < value.length && j - i < max && value.charCodeAt(j) >= 48 && value.charCodeAt(j) <= 57) j++;
-    if (j - i < min) bad();
-    const n = Number(value.slice(i, j));
-    i = j;
-    return n;
-  };
-  const word = (names: readonly string[], len: number): number => {
-    const idx = names.findIndex((n) => value.slice(i, i + (len || n.length)).toLowerCase() === (len ? n.slice(0, len) : n).toLowerCase());
-    if (idx < 0) bad();
-    i += len || names[idx]!.length;
-    return idx;
-  };
-  for (let t = 0; t < tokens.length; t++) {
-    const tok = tokens[t]!;
+  const sc = new Scanner(value, layout);
+  for (let t = 0; t < tokens.length; t++) sc.token(tokens[t]!, tokens[t + 1]);
+  if (sc.i !== value.length) sc.bad();
+  return compose(sc.p, () => sc.bad());
+}
+
+// Scanner walks a value along the layout tokens, filling in the date parts.
+class Scanner {
+  readonly value: string;
+  readonly layout: string;
+  readonly p: Parts = { year: 1970, month: 1, day: 1, hour: 0, min: 0, sec: 0, ms: 0, pm: -1, offsetMin: 0 };
+  i = 0;
+
+  constructor(value: string, layout: string) {
+    this.value = value;
+    this.layout = layout;
+  }
+
+  bad(): never {
+    return fail(`cannot parse time ${quote(this.value)} with layout ${quote(this.layout)}`);
+  }
+
+  token(tok: Token, next: Token | undefined): void {
+    const p = this.p;
+    const v = this.value;
     switch (tok.kind) {
       case 'lit':
-        if (!value.startsWith(tok.text, i)) bad();
-        i += tok.text.length;
-        break;
-      case 'year4': p.year = num(4, 4); break;
-      case 'year2': { const y = num(2, 2); p.year = y >= 69 ? 1900 + y : 2000 + y; break; }
-      case 'month2': p.month = num(2, 2); break;
-      case 'month': p.month = num(1, 2); break;
-      case 'monthName': p.month = word(MONTHS, 0) + 1; break;
-      case 'monthShort': p.month = word(MONTHS, 3) + 1; break;
-      case 'day2': p.day = num(2, 2); break;
-      case 'day': p.day = num(1, 2); break;
-      case 'dayPad': if (value[i] === ' ') i++; p.day = num(1, 2); break;
-      case 'hour24': p.hour = num(1, 2); break;
-      case 'hour12pad': p.hour = num(2, 2); break;
-      case 'hour12': p.hour = num(1, 2); break;
-      case 'min2': p.min = num(2, 2); break;
-      case 'min': p.min = num(1, 2); break;
-      case 'sec2':
-      case 'sec':
-        p.sec = num(tok.kind === 'sec2' ? 2 : 1, 2);
+        if (!v.startsWith(tok.text, this.i)) this.bad();
+        this.i += tok.text.length;
+        return;
+      case 'year4': p.year = this.num(4, 4); return;
+      case 'year2': { const y = this.num(2, 2); p.year = y >= 69 ? 1900 + y : 2000 + y; return; }
+      case 'month2': p.month = this.num(2, 2); return;
+      case 'month': p.month = this.num(1, 2); return;
+      case 'monthName': p.month = this.word(MONTHS, 0) + 1; return;
+      case 'monthShort': p.month = this.word(MONTHS, 3) + 1; return;
+      case 'day2': p.day = this.num(2, 2); return;
+      case 'day': p.day = this.num(1, 2); return;
+      case 'dayPad': if (v[this.i] === ' ') this.i++; p.day = this.num(1, 2); return;
+      case 'hour24': case 'hour12': p.hour = this.num(1, 2); return;
+      case 'hour12pad': p.hour = this.num(2, 2); return;
+      case 'min2': p.min = this.num(2, 2); return;
+      case 'min': p.min = this.num(1, 2); return;
+      case 'sec2': case 'sec':
+        p.sec = this.num(tok.kind === 'sec2' ? 2 : 1, 2);
         // Go accepts fractional seconds after the seconds element even without a layout element for them.
-        if ((value[i] === '.' || value[i] === ',') && /[0-9]/.test(value[i + 1] ?? '') && tokens[t + 1]?.kind !== 'frac') p.ms = fraction();
-        break;
-      case 'frac':
-        if (tok.optional) {
-          if (value[i] === '.' || value[i] === ',') p.ms = fraction();
-        } else {
-          if (value[i] !== '.' && value[i] !== ',') bad();
-          const start = i;
-          p.ms = fraction();
-          if (i - start - 1 !== tok.digits) bad();
-        }
-        break;
-      case 'ampm':
-      case 'AMPM': {
-        const s = value.slice(i, i + 2).toUpperCase();
-        if (s !== 'AM' && s !== 'PM') bad();
+        if ((v[this.i] === '.' || v[this.i] === ',') && /[0-9]/.test(v[this.i + 1] ?? '') && next?.kind !== 'frac') p.ms = this.fraction();
+        return;
+      case 'frac': this.frac(tok); return;
+      case 'ampm': case 'AMPM': {
+        const s = v.slice(this.i, this.i + 2).toUpperCase();
+        if (s !== 'AM' && s !== 'PM') this.bad();
         p.pm = s === 'PM' ? 1 : 0;
-        i += 2;
-        break;
+        this.i += 2;
+        return;
       }
-      case 'weekday': word(DAYS, 0); break;
-      case 'weekdayShort': word(DAYS, 3); break;
+      case 'weekday': this.word(DAYS, 0); return;
+      case 'weekdayShort': this.word(DAYS, 3); return;
       case 'zoneName': {
-        const m = /^[A-Z]{3,5}/.exec(value.slice(i));
-        if (m === null) bad();
-        i += m![0].length;
-        break;
+        const m = /^[A-Z]{3,5}/.exec(v.slice(this.i));
+        if (m === null) this.bad();
+        this.i += m![0].length;
+        return;
       }
-      case 'zone': p.offsetMin = zone(tok); break;
+      case 'zone': p.offsetMin = this.zone(tok); return;
     }
   }
-  if (i !== value.length) bad();
-  return compose(p, bad);
 
-  function fraction(): number {
-    i++; // the separator
-    const start = i;
-    while (i < value.length && value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57) i++;
-    if (i === start) bad();
-    return Number(value.slice(start, Math.min(i, start + 3)).padEnd(3, '0'));
+  num(min: number, max: number): number {
+    const v = this.value;
+    let j = this.i;
+    while (j < v.length && j - this.i < max && v.charCodeAt(j) >= 48 && v.charCodeAt(j) <= 57) j++;
+    if (j - this.i < min) this.bad();
+    const n = Number(v.slice(this.i, j));
+    this.i = j;
+    return n;
   }
 
-  function zone(tok: { z: boolean; colon: boolean; minutes: boolean }): number {
-    if (tok.z && (value[i] === 'Z' || value[i] === 'z')) {
-      i++;
+  word(names: readonly string[], len: number): number {
+    const v = this.value;
+    const idx = names.findIndex((n) => v.slice(this.i, this.i + (len || n.length)).toLowerCase() === (len ? n.slice(0, len) : n).toLowerCase());
+    if (idx < 0) this.bad();
+    this.i += len || names[idx]!.length;
+    return idx;
+  }
+
+  frac(tok: { digits: number; optional: boolean }): void {
+    const c = this.value[this.i];
+    if (tok.optional) {
+      if (c === '.' || c === ',') this.p.ms = this.fraction();
+      return;
+    }
+    if (c !== '.' && c !== ',') this.bad();
+    const start = this.i;
+    this.p.ms = this.fraction();
+    if (this.i - start - 1 !== tok.digits) this.bad();
+  }
+
+  // fraction reads a separator and digits, returning whole milliseconds (extra digits truncated).
+  fraction(): number {
+    const v = this.value;
+    this.i++;
+    const start = this.i;
+    while (this.i < v.length && v.charCodeAt(this.i) >= 48 && v.charCodeAt(this.i) <= 57) this.i++;
+    if (this.i === start) this.bad();
+    return Number(v.slice(start, Math.min(this.i, start + 3)).padEnd(3, '0'));
+  }
+
+  zone(tok: { z: boolean; colon: boolean; minutes: boolean }): number {
+    const v = this.value;
+    if (tok.z && (v[this.i] === 'Z' || v[this.i] === 'z')) {
+      this.i++;
       return 0;
     }
-    const sign = value[i] === '+' ? 1 : value[i] === '-' ? -1 : bad();
-    i++;
-    const h = num(2, 2);
+    const sign = v[this.i] === '+' ? 1 : v[this.i] === '-' ? -1 : this.bad();
+    this.i++;
+    const h = this.num(2, 2);
     let m = 0;
     if (tok.minutes) {
       if (tok.colon) {
-        if (value[i] !== ':') bad();
-        i++;
+        if (v[this.i] !== ':') this.bad();
+        this.i++;
       }
-      m = num(2, 2);
+      m = this.num(2, 2);
     }
-    if (h > 23 || m > 59) bad();
+    if (h > 23 || m > 59) this.bad();
     return sign * (h * 60 + m);
   }
 }

@@ -1,3 +1,3 @@
 export { parse, seriesRowsOf, newStats, type RemoteWriteResult, type RemoteWriteStats } from './parse.ts';
 export { encodeWriteRequest, encodeWriteRequestSnappy, type WriteSeries } from './encode.ts';
-export { readRemoteWriteBody, type RemoteWriteBodyOptions } from './stream.ts';
+export { readRemoteWriteBody, importRemoteWrite, type RemoteWriteBodyOptions, type RemoteWriteImportOptions, type RemoteWriteImportSummary } from './stream.ts';

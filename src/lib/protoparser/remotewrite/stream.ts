@@ -1,6 +1,8 @@
 import zlib from 'node:zlib';
-import { BodyTooLargeError, ParseError, UnsupportedEncodingError } from '../common/parse-error.ts';
-import { decodeSnappyBlock, readBody, type ByteSource } from '../common/stream.ts';
+import { BodyTooLargeError, ErrorSummary, ParseError, UnsupportedEncodingError } from '../common/parse-error.ts';
+import { decodeSnappyBlock, DEFAULT_BATCH_SIZE, readBody, RowBatcher, type ByteSource } from '../common/stream.ts';
+import type { Row } from '../common/row.ts';
+import { newStats, seriesRowsOf, type RemoteWriteStats } from './parse.ts';
 
 /** RemoteWriteBodyOptions bound what a remote-write request may cost. */
 export interface RemoteWriteBodyOptions {
@@ -37,4 +39,42 @@ export async function readRemoteWriteBody(source: ByteSource, opts: RemoteWriteB
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyTooLargeError('decompressed request body', opts.maxDecodedBytes);
     throw new ParseError(`cannot decode ${enc} body: ${(err as Error).message}`, {}, { cause: err });
   }
+}
+
+/** RemoteWriteImportOptions configure importRemoteWrite. */
+export interface RemoteWriteImportOptions extends RemoteWriteBodyOptions {
+  readonly batchSize?: number;
+  /** Receives rows in request order, at most batchSize at a time; awaited. */
+  readonly onBatch: (rows: Row[]) => void | Promise<void>;
+}
+
+/** RemoteWriteImportSummary says what one request delivered. */
+export interface RemoteWriteImportSummary {
+  readonly rows: number;
+  readonly stats: RemoteWriteStats;
+  /** Series skipped for their labels (`timeseries[i]`). */
+  readonly errors: ErrorSummary;
+  /** A structural protobuf error that stopped decoding; the series before it were delivered. */
+  readonly error: ParseError | undefined;
+}
+
+/**
+ * importRemoteWrite reads, decodes and parses one remote-write request, handing rows to onBatch in
+ * bounded batches. Body-level problems (size limits, encoding, snappy corruption) reject; a broken
+ * protobuf is returned in `error` after the series before it were delivered.
+ */
+export async function importRemoteWrite(source: ByteSource, opts: RemoteWriteImportOptions): Promise<RemoteWriteImportSummary> {
+  const body = await readRemoteWriteBody(source, opts);
+  const stats = newStats();
+  const errors = new ErrorSummary();
+  const batcher = new RowBatcher(opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onBatch);
+  let error: ParseError | undefined;
+  try {
+    for (const rows of seriesRowsOf(body, stats, errors)) await batcher.add(rows);
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    error = e;
+  }
+  await batcher.flush();
+  return { rows: batcher.total, stats, errors, error };
 }

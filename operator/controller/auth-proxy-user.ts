@@ -64,6 +64,6 @@ export const authProxyUserController: KindController = {
   },
 
   async reportError(ctx, key, err) {
-    ctx.log.warn({ kind: 'AuthProxyUser', name: key.name, namespace: key.namespace, err: err.message }, 'cannot update AuthProxyUser status');
+    ctx.log.warn({ kind: 'AuthProxyUser', name: key.name, namespace: key.namespace, err }, 'cannot update AuthProxyUser status');
   },
 };

@@ -21,6 +21,6 @@ export async function reportReconcileError(ctx: ReconcileContext, kind: string, 
   try {
     await writeStatus(ctx, obj, errorStatus(obj, err, ctx.clock.now(), ctx.options.progressDeadlineMs));
   } catch (statusErr) {
-    ctx.log.warn({ kind, name: key.name, namespace: key.namespace, err: (statusErr as Error).message }, 'cannot report the reconcile error in status');
+    ctx.log.warn({ kind, name: key.name, namespace: key.namespace, err: statusErr }, 'cannot report the reconcile error in status');
   }
 }

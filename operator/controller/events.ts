@@ -56,7 +56,7 @@ export class EventRecorder {
     try {
       await this.#client.create(event);
     } catch (err) {
-      this.#log.warn({ kind: obj.kind, name: obj.metadata.name, reason, err: (err as Error).message }, 'cannot record event');
+      this.#log.warn({ kind: obj.kind, name: obj.metadata.name, reason, err }, 'cannot record event');
     }
   }
 }

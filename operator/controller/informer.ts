@@ -156,7 +156,7 @@ export class Informer {
           continue;
         }
         const delay = Math.min(backoff.baseMs * 2 ** failures++, backoff.maxMs);
-        log.warn({ resource: type.plural, namespace: scope, err: (err as Error).message, retryInMs: delay }, 'cannot list or watch');
+        log.warn({ resource: type.plural, namespace: scope, err, retryInMs: delay }, 'cannot list or watch');
         // A failed list leaves resourceVersion undefined, so the next round lists again.
         await sleep(clock, delay, signal);
       }

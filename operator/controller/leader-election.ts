@@ -102,7 +102,7 @@ export class LeaderElector {
       return await this.#tryAcquireOrRenew();
     } catch (err) {
       // 409: another candidate wrote first; 404: the lease vanished between get and replace.
-      if (!isConflict(err) && !isNotFound(err)) this.#o.log.warn({ lease: this.#o.name, err: (err as Error).message }, 'cannot acquire or renew the leader lease');
+      if (!isConflict(err) && !isNotFound(err)) this.#o.log.warn({ lease: this.#o.name, err }, 'cannot acquire or renew the leader lease');
       return false;
     }
   }
@@ -145,7 +145,7 @@ export class LeaderElector {
       if (current === undefined || this.#spec(current).holderIdentity !== identity) return;
       await client.replace(this.#lease({ ...this.#spec(current), holderIdentity: '', leaseDurationSeconds: 1 }, current));
     } catch (err) {
-      this.#o.log.warn({ lease: name, err: (err as Error).message }, 'cannot release the leader lease');
+      this.#o.log.warn({ lease: name, err }, 'cannot release the leader lease');
     }
   }
 }

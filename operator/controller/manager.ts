@@ -154,7 +154,7 @@ export class Manager {
       const error = err instanceof Error ? err : new Error(String(err));
       const retryInMs = this.#queue.addRateLimited(item);
       this.#deps.metrics.reconcileFinished(kind, 'error', (this.#deps.clock.now() - started) / 1000);
-      ctx.log.error({ name: key.name, namespace: key.namespace, err: error.message, retryInMs }, 'reconcile failed');
+      ctx.log.error({ name: key.name, namespace: key.namespace, err: error, retryInMs }, 'reconcile failed');
       await controller.reportError(this.#context(this.#reader, kind), key, error);
     } finally {
       if (this.#reader.get(CUSTOM[kind]!, key) === undefined) this.#index.forget(item);

@@ -3,6 +3,7 @@
 // a condition's status changes, so re-applying an unchanged status is a no-op.
 import type { Condition, Phase } from '../api/status.ts';
 import type { ReconcileContext } from '../controller/context.ts';
+import { isNotFound } from '../k8s/errors.ts';
 import type { KubeObject } from '../k8s/types.ts';
 
 /** Outcome is what a reconcile found, before it is turned into conditions. */
@@ -53,6 +54,8 @@ export async function writeStatus(ctx: ReconcileContext, obj: KubeObject, status
   try {
     await ctx.client.applyStatus(patch, { fieldManager: ctx.options.fieldManager, force: true });
   } catch (err) {
+    // The resource was deleted while we reconciled it: nothing left to report on.
+    if (isNotFound(err)) return;
     throw new Error(`cannot update the status of ${obj.kind} "${obj.metadata.name}": ${(err as Error).message}`, { cause: err });
   }
 }

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPodReady } from '../../operator/k8s/fake/index.ts';
+import { BUILTIN, CUSTOM } from '../../operator/k8s/resources.ts';
+import type { KubeObject } from '../../operator/k8s/types.ts';
+import { cr, Env, NS, podImage, secret } from './harness.ts';
+
+let env: Env;
+beforeAll(async () => {
+  env = await new Env().start();
+  env.operator();
+});
+afterAll(async () => {
+  if (process.env['SHOW_OPERATOR_LOGS'] === '1') console.log(env.logs());
+  await env.stop();
+});
+
+const get = (type: keyof typeof BUILTIN, name: string) => env.store.get(BUILTIN[type], { namespace: NS, name });
+
+describe('operator lifecycle against the fake API server', () => {
+  it('converges a TSDBSingle: children exist, status Ready with counts and observedGeneration', async () => {
+    env.apply(cr('TSDBSingle', 'one', { retentionPeriod: '30d' }));
+    await env.waitFor('TSDBSingle Ready', () => env.ready('TSDBSingle', 'one'));
+    const sts = get('statefulSet', 'tsdb-single-one')!;
+    expect(sts.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'TSDBSingle', name: 'one', controller: true });
+    expect(get('service', 'tsdb-single-one')).toBeDefined();
+    expect(get('serviceAccount', 'tsdb-single-one')).toBeDefined();
+    const st = env.status<{ tsdb: { ready: string }; conditions: { type: string; status: string; reason: string }[] }>('TSDBSingle', 'one');
+    expect(st.tsdb.ready).toBe('1/1');
+    expect(st.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'Progressing=False', 'Degraded=False']);
+  });
+
+  it('converges a TSDBCluster and rolls a new image storage → select → insert, one storage Pod at a time', async () => {
+    env.apply(cr('TSDBCluster', 'c', { replicationFactor: 2, storage: { replicas: 3, podDisruptionBudget: { maxUnavailable: 1 } }, select: { replicas: 2 }, insert: { replicas: 2 } }));
+    await env.waitFor('TSDBCluster Ready', () => env.ready('TSDBCluster', 'c'));
+    expect(env.status<{ storage: { ready: string } }>('TSDBCluster', 'c').storage.ready).toBe('3/3');
+    const insertArgs = (podSpecArgs(get('deployment', 'tsdb-insert-c')) ?? []).join(' ');
+    expect(insertArgs).toContain('-storageNode=tsdb-storage-c-0.tsdb-storage-c.metrics.svc:8400,tsdb-storage-c-1.tsdb-storage-c.metrics.svc:8400,tsdb-storage-c-2');
+    expect(insertArgs).toContain('-replicationFactor=2');
+
+    const steps: string[] = [];
+    let readyStoragePodsAtEviction: number[] = [];
+    const unsubscribe = env.store.onChange(({ event }) => {
+      const o = event.object;
+      if ((o.kind === 'StatefulSet' || o.kind === 'Deployment') && podImage(o) === 'strata/tsdb:2.0.0' && !steps.includes(o.metadata.name!)) steps.push(o.metadata.name!);
+      if (o.kind === 'Pod' && event.type === 'DELETED' && o.metadata.name!.startsWith('tsdb-storage-c-')) {
+        steps.push(`replace ${o.metadata.name}`);
+        readyStoragePodsAtEviction.push(env.store.list(BUILTIN.pod, { namespace: NS, labelSelector: 'app.kubernetes.io/name=tsdb-storage,app.kubernetes.io/instance=c' }).items.filter(isPodReady).length);
+      }
+    });
+    env.apply(cr('TSDBCluster', 'c', { image: { tag: '2.0.0' }, replicationFactor: 2, storage: { replicas: 3, podDisruptionBudget: { maxUnavailable: 1 } }, select: { replicas: 2 }, insert: { replicas: 2 } }));
+    await env.waitFor('rolled out cluster', () => podImage(get('deployment', 'tsdb-insert-c')) === 'strata/tsdb:2.0.0' && env.ready('TSDBCluster', 'c'), 30_000);
+    unsubscribe();
+    expect(steps).toEqual(['tsdb-storage-c', 'replace tsdb-storage-c-2', 'replace tsdb-storage-c-1', 'replace tsdb-storage-c-0', 'tsdb-select-c', 'tsdb-insert-c']);
+    // Each storage Pod was replaced while the other two were running.
+    expect(readyStoragePodsAtEviction).toEqual([2, 2, 2]);
+    readyStoragePodsAtEviction = [];
+  });
+
+  it('runs a TSDBGateway against the cluster and rolls its Pods only when a key changes', async () => {
+    env.store.create(BUILTIN.secret, secret('jwt', { 'key.pem': 'KEY-1' }));
+    const spec = { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } }, auth: { publicKeys: [{ secretKeyRef: { name: 'jwt', key: 'key.pem' } }] } };
+    env.apply(cr('TSDBGateway', 'gw', spec));
+    await env.waitFor('gateway Ready', () => env.ready('TSDBGateway', 'gw'));
+    const dep = () => get('deployment', 'tsdb-gateway-gw')!;
+    const args = podSpecArgs(dep())!.join(' ');
+    expect(args).toContain('-read.url=http://tsdb-select-c.metrics.svc:8481');
+    expect(args).toContain('-write.url=http://tsdb-insert-c.metrics.svc:8480');
+    expect(args).toContain('-clusterMode=true');
+    const hash = () => (dep()['spec'] as { template: { metadata: { annotations?: Record<string, string> } } }).template.metadata.annotations?.['strata.dev/config-hash'];
+    const before = hash();
+    const generation = dep().metadata.generation;
+    // An unrelated Secret change does not touch the gateway.
+    env.store.create(BUILTIN.secret, secret('unrelated', { x: '1' }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(dep().metadata.generation).toBe(generation);
+    const s = env.store.get(BUILTIN.secret, { namespace: NS, name: 'jwt' })!;
+    env.store.replace(BUILTIN.secret, { ...s, data: { 'key.pem': Buffer.from('KEY-2').toString('base64') } });
+    await env.waitFor('config hash changed', () => hash() !== before);
+    await env.waitFor('gateway Ready after key rotation', () => env.ready('TSDBGateway', 'gw'));
+  });
+
+  it('stops writing while paused and resumes afterwards', async () => {
+    const spec = { storage: { replicas: 1 }, select: { replicas: 1 }, insert: { replicas: 1 } };
+    env.apply(cr('TSDBCluster', 'p', spec));
+    await env.waitFor('cluster p Ready', () => env.ready('TSDBCluster', 'p'));
+    env.apply(cr('TSDBCluster', 'p', { ...spec, paused: true, insert: { replicas: 3 } }));
+    await env.waitFor('Paused phase', () => env.phase('TSDBCluster', 'p') === 'Paused');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((get('deployment', 'tsdb-insert-p')!['spec'] as { replicas: number }).replicas).toBe(1);
+    env.apply(cr('TSDBCluster', 'p', { ...spec, insert: { replicas: 3 } }));
+    await env.waitFor('scaled after unpausing', () => (get('deployment', 'tsdb-insert-p')!['spec'] as { replicas: number }).replicas === 3 && env.ready('TSDBCluster', 'p'));
+  });
+
+  it('deletes the children when the resource is deleted (owner-reference GC)', async () => {
+    env.store.delete(CUSTOM.TSDBCluster!, { namespace: NS, name: 'p' });
+    await env.waitFor('children gone', () => ['statefulSet', 'deployment', 'service'].every((t) => env.store.list(BUILTIN[t as 'service'], { namespace: NS, labelSelector: 'app.kubernetes.io/instance=p' }).items.length === 0));
+    expect(env.store.list(BUILTIN.pod, { namespace: NS, labelSelector: 'app.kubernetes.io/instance=p' }).items).toEqual([]);
+  });
+});
+
+function podSpecArgs(obj: KubeObject | undefined): string[] | undefined {
+  return (obj?.['spec'] as { template: { spec: { containers: { args?: string[] }[] } } } | undefined)?.template.spec.containers[0]?.args;
+}

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import zlib from 'node:zlib';
 import { compressSync } from 'snappy';
-import { decodeBody, decodeSnappyBlock, limitBytes, readBody, RowBatcher, streamLines } from './stream.ts';
+import { decodeBody, decodeSnappyBlock, limitBytes, readBody, readDecodedBody, RowBatcher, streamLines } from './stream.ts';
 import { BodyTooLargeError, ParseError, UnsupportedEncodingError } from './parse-error.ts';
 import { parse } from '../prometheus/parse.ts';
 import type { Row } from './row.ts';
@@ -90,6 +90,18 @@ describe('limits', () => {
     expect((err as Error).message).toBe('request body exceeds the limit of 35 bytes');
     expect(pulled).toBe(4);
     expect((await readBody(source(), 1000)).length).toBe(1000);
+  });
+
+  it('limits both the sent and the decoded size of a whole body', async () => {
+    const gz = zlib.gzipSync(Buffer.from(text));
+    expect((await readDecodedBody([gz], 'gzip', 1 << 20, 1 << 20)).toString()).toBe(text);
+    const f = async (maxBody: number, maxDecoded: number, want: string): Promise<void> => {
+      const err = await errorOf(readDecodedBody([gz], 'gzip', maxBody, maxDecoded));
+      expect(err).toBeInstanceOf(BodyTooLargeError);
+      expect((err as Error).message).toBe(want);
+    };
+    await f(10, 1 << 20, 'request body exceeds the limit of 10 bytes');
+    await f(1 << 20, 100, 'decompressed request body exceeds the limit of 100 bytes');
   });
 
   it('stops a decompression bomb early', async () => {

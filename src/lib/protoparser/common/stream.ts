@@ -93,6 +93,15 @@ export async function readBody(source: AsyncIterable<Buffer> | ByteSource, maxBy
 }
 
 /**
+ * readDecodedBody reads a whole body for the JSON document formats (agent format, OpenTSDB HTTP):
+ * limits the bytes as sent (maxBodyBytes) and after Content-Encoding decoding (maxDecodedBytes).
+ */
+export async function readDecodedBody(source: ByteSource, contentEncoding: string | undefined, maxBodyBytes: number, maxDecodedBytes: number): Promise<Buffer> {
+  const raw = limitBytes(toBuffers(source), maxBodyBytes, 'request body');
+  return readBody(decodeBody(raw, contentEncoding), maxDecodedBytes, 'decompressed request body');
+}
+
+/**
  * decodeSnappyBlock decompresses one Snappy block (the remote-write body encoding). The
  * uncompressed length in the block header is checked against maxDecodedBytes before any memory is
  * allocated for the output. Throws ParseError for corrupt input, BodyTooLargeError when too big.

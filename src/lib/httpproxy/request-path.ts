@@ -38,7 +38,11 @@ export function normalizeRequestPath(raw: string): NormalizedPath {
     throw new PathError(`cannot decode request path ${JSON.stringify(raw.slice(0, 200))}: malformed percent escape`, { cause: err });
   }
   const path = cleanPath(decoded);
-  return { path, encoded: encodePath(path) };
+  try {
+    return { path, encoded: encodePath(path) };
+  } catch (err) {
+    throw new PathError(`cannot encode request path ${JSON.stringify(raw.slice(0, 200))}: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 /** cleanPath resolves empty, "." and ".." segments of a decoded absolute path. */

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import zlib from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { compressSync } from 'snappy';
 import { decodeBody, decodeSnappyBlock, limitBytes, readBody, readDecodedBody, RowBatcher, streamLines } from './stream.ts';
 import { BodyTooLargeError, ParseError, UnsupportedEncodingError } from './parse-error.ts';
@@ -191,5 +192,25 @@ describe('RowBatcher', () => {
     await f(3, [0, 3, 0], [3]);
     await f(1, [2], [1, 1]);
     await f(5, [], []);
+  });
+});
+
+describe('decodeBody cleanup', () => {
+  it('releases the source when the reader stops early', async () => {
+    let released = false;
+    async function* source(): AsyncIterable<Buffer> {
+      try {
+        const gz = zlib.gzipSync(randomBytes(1 << 20)); // incompressible: the reader cannot get ahead of the break
+        for (let i = 0; i < gz.length; i += 100) yield gz.subarray(i, i + 100);
+      } finally {
+        released = true;
+      }
+    }
+    for await (const chunk of decodeBody(source(), 'gzip')) {
+      expect(chunk.length).toBeGreaterThan(0);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+    expect(released).toBe(true);
   });
 });

@@ -39,8 +39,12 @@ async function* decompress(source: AsyncIterable<Buffer>, coding: string): Async
   if (first.done) return;
   const z = createDecompressor(coding, first.value);
   async function* rest(): AsyncIterable<Buffer> {
-    yield first.value as Buffer;
-    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    try {
+      yield first.value as Buffer;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    } finally {
+      await it.return?.(); // stopping early must release the source (e.g. the request stream)
+    }
   }
   // Errors of the source destroy z, so they surface from z's iterator below.
   pipeline(Readable.from(rest()), z, () => {});
@@ -206,6 +210,7 @@ export class RowBatcher {
   readonly #size: number;
   readonly #onBatch: (rows: Row[]) => void | Promise<void>;
   #pending: Row[] = [];
+  /** Rows whose onBatch call completed. */
   total = 0;
 
   constructor(size: number, onBatch: (rows: Row[]) => void | Promise<void>) {
@@ -232,7 +237,7 @@ export class RowBatcher {
   async #deliver(): Promise<void> {
     const batch = this.#pending;
     this.#pending = [];
-    this.total += batch.length;
     await this.#onBatch(batch);
+    this.total += batch.length;
   }
 }

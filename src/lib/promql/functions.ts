@@ -41,7 +41,7 @@ const SPECS: Readonly<Record<string, string>> = {
   sort_by_label_desc: 'v,str*:v', sort_desc: 'v:v', sqrt: 'v:v', stddev_over_time: 'r:v',
   stdvar_over_time: 'r:v', sum_over_time: 'r:v', tan: 'v:v', tanh: 'v:v', time: ':s', timestamp: 'v:v',
   ts_of_first_over_time: 'r:v', ts_of_last_over_time: 'r:v', ts_of_max_over_time: 'r:v',
-  ts_of_min_over_time: 'r:v', vector: 's:v', year: 'v?:v',
+  ts_of_min_over_time: 'r:v', vector: 's:v', year: 'v?:v', range: ':s', min_of: 's,s:s', max_of: 's,s:s',
 
   // MetricsQL rollup functions.
   median_over_time: 'r:v', mode_over_time: 'r:v', rollup: 'r,str?:v', rollup_rate: 'r,str?:v',

@@ -8,4 +8,5 @@ export { FUNCTIONS, AGGREGATION_PARAMS, isAggregation, type FunctionSignature, t
 export { typeOf } from './typecheck.ts';
 export { compileAnchored, translateRegexp, RegexpSyntaxError } from './regexp.ts';
 export { matchesEmpty } from './parse-selector.ts';
+export { children, inspect, selectorsOf } from './walk.ts';
 export { isValidUtf8, quoteString } from './strings.ts';

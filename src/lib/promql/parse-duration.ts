@@ -93,17 +93,21 @@ function parseCall(ts: TokenStream, arity: number): DurationCall {
   return { type: 'DurationCall', func, args };
 }
 
-/** DurationContext: what step()/range() and `i` units resolve to, in seconds. */
+/**
+ * DurationContext: what step() and range() resolve to, in seconds (Prometheus: step() is 0
+ * for an instant query), and the length of MetricsQL's `i` unit (defaults to stepSeconds).
+ */
 export interface DurationContext {
   readonly stepSeconds: number;
   readonly rangeSeconds: number;
+  readonly stepUnitSeconds?: number;
 }
 
 /** evalDuration computes a duration expression in seconds. */
 export function evalDuration(d: DurationExpr, ctx: DurationContext): number {
   switch (d.type) {
     case 'DurationLiteral':
-      return d.unit === 'i' ? d.value * ctx.stepSeconds : d.value;
+      return d.unit === 'i' ? d.value * (ctx.stepUnitSeconds ?? ctx.stepSeconds) : d.value;
     case 'DurationUnary':
       return d.op === '-' ? -evalDuration(d.expr, ctx) : evalDuration(d.expr, ctx);
     case 'DurationCall': {

@@ -5,15 +5,14 @@ import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { arithmetic, changesMetricSchema, compare, COMPARISON_OPS } from './binary-ops.ts';
 import { QueryError } from './errors.ts';
-import { dropLabels, formatLabels, keepLabels, labelsKey, setLabel, signatureKey } from './labels.ts';
+import { dropLabels, formatLabels, keepLabels, labelsKey, METADATA_LABELS, setLabel, signatureKey } from './labels.ts';
 import { newSeries, type Grid, type Series } from './types.ts';
 
-const SCHEMA_LABELS = new Set(['__name__', '__type__', '__unit__']);
 const DEFAULT_MATCHING: VectorMatching = { card: 'one-to-one', on: false, labels: [], include: [] };
 
 /** resultLabels: the output labels of a matched pair (many side, one side). */
 function resultLabels(many: Labels, one: Labels, e: BinaryExpr, m: VectorMatching): Labels {
-  let ls = changesMetricSchema(e.op) ? dropLabels(many, SCHEMA_LABELS) : many;
+  let ls = changesMetricSchema(e.op) ? dropLabels(many, METADATA_LABELS) : many;
   if (m.card === 'one-to-one') ls = m.on ? keepLabels(ls, new Set(m.labels)) : dropLabels(ls, new Set(m.labels));
   for (const name of m.include) ls = setLabel(ls, name, one.find((l) => l.name === name)?.value ?? '');
   return ls;

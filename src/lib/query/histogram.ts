@@ -91,7 +91,9 @@ export function bucketFraction(lower: number, upper: number, input: Bucket[]): n
     const lo = i > 0 ? b[i - 1]!.upperBound : b[0]!.upperBound > 0 ? 0 : -Infinity;
     const hi = b[i]!.upperBound;
     const inBucket = b[i]!.count - rank;
-    const at = (v: number): number => rank + (inBucket * (v - lo)) / (hi - lo);
+    // No interpolation inside an infinitely wide bucket: a bound falling into (-Inf, u] counts
+    // the whole bucket below it, one falling into (l, +Inf] none of it.
+    const at = (v: number): number => (lo === -Infinity ? rank + inBucket : hi === Infinity ? rank : rank + (inBucket * (v - lo)) / (hi - lo));
     if (!lowerSet && lo >= lower) [lowerRank, lowerSet] = [rank, true];
     if (!upperSet && lo >= upper) [upperRank, upperSet] = [rank, true];
     if (lowerSet && upperSet) break;

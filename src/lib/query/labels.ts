@@ -40,9 +40,12 @@ export function keepLabels(ls: Labels, names: ReadonlySet<string>): Labels {
   return ls.filter((l) => names.has(l.name));
 }
 
-/** dropMetricName returns ls without __name__. */
+/** METADATA_LABELS: the metric name and the type/unit labels that travel with it. */
+export const METADATA_LABELS: ReadonlySet<string> = new Set([METRIC_NAME, '__type__', '__unit__']);
+
+/** dropMetricName returns ls without the metric name (and its __type__/__unit__ metadata). */
 export function dropMetricName(ls: Labels): Labels {
-  return ls.some((l) => l.name === METRIC_NAME) ? ls.filter((l) => l.name !== METRIC_NAME) : ls;
+  return ls.some((l) => METADATA_LABELS.has(l.name)) ? ls.filter((l) => !METADATA_LABELS.has(l.name)) : ls;
 }
 
 /** labelsKey is an injective string key of a whole label set. */

@@ -103,7 +103,11 @@ export class QueryState {
 
   /** durationMs evaluates a duration expression to integer milliseconds. */
   durationMs(d: DurationExpr): number {
-    const ctx: DurationContext = { stepSeconds: this.queryStep / 1000, rangeSeconds: (this.queryEnd - this.queryStart) / 1000 };
+    const ctx: DurationContext = {
+      stepSeconds: this.queryStep / 1000,
+      rangeSeconds: (this.queryEnd - this.queryStart) / 1000,
+      stepUnitSeconds: (this.isInstant ? this.opts.instantStepMs : this.queryStep) / 1000,
+    };
     const s = evalDuration(d, ctx);
     if (!Number.isFinite(s)) throw new QueryError(`duration evaluates to ${s}, want a finite number of seconds`);
     return Math.round(s * 1000);

@@ -109,6 +109,8 @@ export const PROMETHEUS_ROLLUPS: Readonly<Record<string, RollupFunction>> = {
     minSamples: 1,
     compute: (w) => {
       const vals = sliceValues(w);
+      // A NaN sample makes the result NaN rather than being silently dropped.
+      if (vals.some((v) => v !== v)) return NaN;
       const median = quantile(0.5, vals);
       return quantile(0.5, vals.map((v) => Math.abs(v - median)));
     },

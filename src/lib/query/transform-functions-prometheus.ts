@@ -89,6 +89,13 @@ export const PROMETHEUS_TRANSFORMS: Readonly<Record<string, TransformFunction>> 
   clamp_min: (c) => clamp(c, (i) => scalarArg(c, 1)[i]!, () => Infinity),
   clamp_max: (c) => clamp(c, () => -Infinity, (i) => scalarArg(c, 1)[i]!),
   pi: (c) => ({ type: 'scalar', values: new Float64Array(c.grid.n).fill(Math.PI) }),
+  // Query-shape functions (Prometheus 3): the step is 0 for an instant query.
+  step: (c) => ({ type: 'scalar', values: new Float64Array(c.grid.n).fill(c.st.queryStep / 1000) }),
+  range: (c) => ({ type: 'scalar', values: new Float64Array(c.grid.n).fill((c.st.queryEnd - c.st.queryStart) / 1000) }),
+  start: (c) => ({ type: 'scalar', values: new Float64Array(c.grid.n).fill(c.st.queryStart / 1000) }),
+  end: (c) => ({ type: 'scalar', values: new Float64Array(c.grid.n).fill(c.st.queryEnd / 1000) }),
+  min_of: (c) => ({ type: 'scalar', values: scalarArg(c, 0).map((a, i) => Math.min(a, scalarArg(c, 1)[i]!)) }),
+  max_of: (c) => ({ type: 'scalar', values: scalarArg(c, 0).map((a, i) => Math.max(a, scalarArg(c, 1)[i]!)) }),
   time: (c) => ({ type: 'scalar', values: perStep(c, (i) => (c.grid.start + i * c.grid.step) / 1000) }),
   vector: (c) => vector([{ labels: [], values: scalarArg(c, 0), present: new Uint8Array(c.grid.n).fill(1), dropName: false }]),
   scalar: (c) => {

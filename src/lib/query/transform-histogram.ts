@@ -8,14 +8,18 @@ import { dropLabels, getLabel, labelsKey, setLabel } from './labels.ts';
 import { mergeSameLabels, scalarArg, stringArg, vector, vectorArg, type TransformCall, type TransformFunction } from './transform-call.ts';
 import { newSeries, type Series } from './types.ts';
 
-const BUCKET_EXCLUDED = new Set(['__name__', 'le']);
+const BUCKET_EXCLUDED = new Set(['__name__', '__type__', '__unit__', 'le']);
+const LE = new Set(['le']);
 
 interface HistogramGroup {
   readonly labels: Labels;
   readonly members: { readonly le: number; readonly s: Series }[];
 }
 
-/** bucketGroups groups bucket series by their labels without __name__ and le. */
+/**
+ * bucketGroups groups bucket series by their labels without le (the metric name stays part
+ * of the key, so two histograms never mix); a group's output labels also lose the name.
+ */
 function bucketGroups(series: readonly Series[]): HistogramGroup[] {
   const groups = new Map<string, HistogramGroup>();
   for (const s of series) {
@@ -23,7 +27,7 @@ function bucketGroups(series: readonly Series[]): HistogramGroup[] {
     const le = parseGoFloat(leText);
     if (leText === '' || Number.isNaN(le)) continue;
     const labels = dropLabels(s.labels, BUCKET_EXCLUDED);
-    const key = labelsKey(labels);
+    const key = labelsKey(dropLabels(s.labels, LE));
     let g = groups.get(key);
     if (g === undefined) groups.set(key, (g = { labels, members: [] }));
     g.members.push({ le, s });
@@ -50,7 +54,7 @@ function perGroup(c: TransformCall, series: readonly Series[], f: (buckets: Buck
     }
     out.push(...byLabels.values());
   }
-  return out;
+  return mergeSameLabels(out);
 }
 
 const nativeOnly: TransformFunction = (c) => {

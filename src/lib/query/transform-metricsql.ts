@@ -193,9 +193,6 @@ export const METRICSQL_TRANSFORMS: Readonly<Record<string, TransformFunction>> =
     return vector(out);
   },
   now: (c) => scalarOf(c, () => c.st.now() / 1000),
-  step: (c) => scalarOf(c, () => (c.st.isInstant ? c.st.opts.instantStepMs : c.st.queryStep) / 1000),
-  start: (c) => scalarOf(c, () => c.st.queryStart / 1000),
-  end: (c) => scalarOf(c, () => c.st.queryEnd / 1000),
   bitmap_and: bitmap((a, b) => a & b),
   bitmap_or: bitmap((a, b) => a | b),
   bitmap_xor: bitmap((a, b) => a ^ b),

@@ -214,3 +214,25 @@ describe('decodeBody cleanup', () => {
     expect(released).toBe(true);
   });
 });
+
+describe('streamLines on a long-lived connection', () => {
+  it('delivers each chunk at once with flushPerChunk', async () => {
+    const delivered: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    async function* socket(): AsyncIterable<Buffer> {
+      yield Buffer.from('a 1\nb 2\n');
+      await gate; // the sender pauses; its rows must not wait for it
+      yield Buffer.from('c 3\n');
+    }
+    const done = streamLines(socket(), (t, firstLine) => parse(t, { now: () => 1, firstLine }), {
+      flushPerChunk: true,
+      onBatch: (rows) => void delivered.push(...rows.map((r) => r.labels[0]!.value)),
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(delivered).toEqual(['a', 'b']);
+    release();
+    await done;
+    expect(delivered).toEqual(['a', 'b', 'c']);
+  });
+});

@@ -151,6 +151,12 @@ export interface LineStreamOptions {
   readonly maxDecodedBytes?: number;
   /** "\n" inside double quotes does not end a line (CSV). */
   readonly quoteAware?: boolean;
+  /**
+   * Deliver the rows of every chunk as soon as it is parsed instead of waiting for a full batch.
+   * Network receivers (a TCP connection that stays open for hours) need this so rows do not wait
+   * in memory for more data.
+   */
+  readonly flushPerChunk?: boolean;
   /** onBatch receives rows in input order, at most batchSize at a time; it is awaited (back-pressure). */
   readonly onBatch: (rows: Row[]) => void | Promise<void>;
 }
@@ -195,6 +201,7 @@ export async function streamLines(source: ByteSource, parseBlock: BlockParser, o
   for await (const chunk of body) {
     splitter.push(chunk, events);
     await drain();
+    if (opts.flushPerChunk) await batcher.flush();
   }
   splitter.end(events);
   await drain();

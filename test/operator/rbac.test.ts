@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN } from '../../operator/k8s/resources.ts';
+import type { ResourceType } from '../../operator/k8s/resources.ts';
+import type { KubeObject } from '../../operator/k8s/types.ts';
+import { grants, PERMISSIONS } from '../../operator/rbac.ts';
+import { cr, Env, NS, podImage } from './harness.ts';
+
+// The fake API server enforces PERMISSIONS for the operator's token (anything else is a 403)
+// and records every request. This scenario makes the operator use each permission once, so
+// the rules are both sufficient and minimal.
+let env: Env;
+beforeAll(async () => {
+  env = await new Env().start();
+  env.operator();
+});
+afterAll(async () => env.stop());
+
+function stray(type: ResourceType, name: string, owner: KubeObject, body: Record<string, unknown>): void {
+  env.store.create(type, {
+    apiVersion: type.group === '' ? type.version : `${type.group}/${type.version}`,
+    kind: type.kind,
+    metadata: { name, namespace: NS, labels: { 'app.kubernetes.io/managed-by': 'strata-operator' }, ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true }] },
+    ...body,
+  });
+}
+
+describe('operator RBAC', () => {
+  it('uses exactly the permissions the chart grants', async () => {
+    const spec = { storage: { replicas: 2, podDisruptionBudget: { maxUnavailable: 1 } }, select: { replicas: 1, horizontalPodAutoscaler: { maxReplicas: 3, targetCPUUtilizationPercentage: 80 } }, insert: { replicas: 1 } };
+    env.apply(cr('TSDBCluster', 'c', spec));
+    env.apply(cr('TSDBGateway', 'g', { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } }, rateLimit: { enabled: true, datasourceURL: 'http://ds:8481', limits: [{ type: 'queries', value: 10 }] } }));
+    env.apply(cr('TSDBSingle', 's', {}));
+    env.apply(cr('AuthProxy', 'p', { userSelector: {} }));
+    env.apply(cr('AuthProxyUser', 'u', { username: 'u', defaultURL: ['http://x'] }));
+    await env.waitFor('all Ready', () => env.ready('TSDBCluster', 'c') && env.ready('TSDBSingle', 's') && env.ready('TSDBGateway', 'g') && env.ready('AuthProxy', 'p') && env.phase('AuthProxyUser', 'u') === 'Accepted');
+    // Optional children go away when disabled (delete of PDB, HPA, ConfigMap).
+    env.apply(cr('TSDBCluster', 'c', { ...spec, image: { tag: '2' }, storage: { replicas: 2 }, select: { replicas: 1 } }));
+    env.apply(cr('TSDBGateway', 'g', { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } } }));
+    await env.waitFor('rolled out and pruned', () => podImage(env.store.get(BUILTIN.deployment, { namespace: NS, name: 'tsdb-insert-c' })) === 'strata/tsdb:2' && env.ready('TSDBCluster', 'c') && env.store.get(BUILTIN.configMap, { namespace: NS, name: 'tsdb-gateway-g-ratelimit' }) === undefined);
+    // Children an older operator version created under other names are pruned too.
+    const owner = env.cr('TSDBCluster', 'c')!;
+    const template = { metadata: { labels: { x: 'old' } }, spec: { containers: [{ name: 'c', image: 'img' }] } };
+    stray(BUILTIN.statefulSet, 'old-sts', owner, { spec: { serviceName: 'old', selector: { matchLabels: { x: 'old' } }, template, replicas: 0 } });
+    stray(BUILTIN.deployment, 'old-dep', owner, { spec: { selector: { matchLabels: { x: 'old' } }, template, replicas: 0 } });
+    stray(BUILTIN.service, 'old-svc', owner, { spec: { ports: [{ port: 80 }] } });
+    stray(BUILTIN.serviceAccount, 'old-sa', owner, {});
+    stray(BUILTIN.secret, 'old-secret', owner, {});
+    const gone = () => [BUILTIN.statefulSet, BUILTIN.deployment, BUILTIN.service, BUILTIN.serviceAccount, BUILTIN.secret].every((t) => env.store.list(t, { namespace: NS }).items.every((o) => !o.metadata.name!.startsWith('old-')));
+    await env.waitFor('strays pruned', gone);
+    const granted = grants(PERMISSIONS);
+    const used = [...env.server.audit].sort();
+    expect(used.filter((u) => !granted.includes(u)), 'requests outside the granted rules').toEqual([]);
+    expect(granted.filter((g) => !used.includes(g)), 'granted rules the operator never used').toEqual([]);
+  });
+});

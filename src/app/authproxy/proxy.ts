@@ -87,7 +87,10 @@ export class AuthProxy {
     if (prefix !== '' && url.startsWith(prefix)) url = url.slice(prefix.length) || '/';
     const qi = url.indexOf('?');
     const query = qi < 0 ? '' : url.slice(qi + 1);
-    const auth = this.#authenticate(state, raw.headers.authorization, query);
+    const header = raw.headers.authorization;
+    // Node keeps the first of repeated Authorization headers, a backend might read another one.
+    if (header !== undefined && countHeader(raw.rawHeaders, 'authorization') > 1) return this.#reject(reply, 'ERR_AUTHPROXY_BAD_REQUEST', 'more than one Authorization header');
+    const auth = this.#authenticate(state, header, query);
     let user: UserState;
     if (typeof auth === 'string') {
       if (auth === 'invalid') this.#invalidToken(ip, url);
@@ -238,4 +241,10 @@ export class AuthProxy {
 function isTimeout(err: Error): boolean {
   const code = (err as { code?: string }).code;
   return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+function countHeader(raw: readonly string[], lowerName: string): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === lowerName.length && raw[i]!.toLowerCase() === lowerName) n++;
+  return n;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -136,7 +137,7 @@ describe('streaming', () => {
     async function* gen() {
       for (let i = 0; i < 5; i++) yield Buffer.alloc(10_000, i);
     }
-    const r = await request(`${p.base}/t`, { method: 'POST', headers: { authorization: AUTH }, body: gen() });
+    const r = await request(`${p.base}/t`, { method: 'POST', headers: { authorization: AUTH }, body: Readable.from(gen()) });
     const chunks: string[] = [];
     for await (const c of r.body) chunks.push((c as Buffer).toString());
     expect(chunks.join('')).toBe('got 50000;chunk0;chunk1;chunk2;');

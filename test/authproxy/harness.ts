@@ -96,6 +96,8 @@ export interface ProxyUnderTest {
 /** startProxy writes yaml to a temp file and serves the auth proxy with it on 127.0.0.1:0. */
 export async function startProxy(yaml: string, o: {
   flags?: Partial<AuthProxyFlags>; eula?: boolean; pathPrefix?: string; env?: Record<string, string>; now?: () => number;
+  /** configLocation replaces the temp file as -auth.config (e.g. an http URL). */
+  configLocation?: string;
 } = {}): Promise<ProxyUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authproxy-test-'));
   const configPath = join(dir, 'auth.yml');
@@ -111,7 +113,7 @@ export async function startProxy(yaml: string, o: {
     metricsAuthKey: '', flagsAuthKey: '', pprofAuthKey: '', flagSet: new FlagSet(), logger, metricsPrefix: 'authproxy',
   });
   const component = await initAuthProxy({
-    flags: testFlags(configPath, o.flags), server, logger, pathPrefix: o.pathPrefix ?? '', ipFiltersAllowed: o.eula ?? false,
+    flags: testFlags(o.configLocation ?? configPath, o.flags), server, logger, pathPrefix: o.pathPrefix ?? '', ipFiltersAllowed: o.eula ?? false,
     env: o.env ?? {}, ...(o.now === undefined ? {} : { now: o.now }),
   });
   await server.listen();

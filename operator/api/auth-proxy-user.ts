@@ -39,7 +39,7 @@ export type TargetSpec = Static<typeof target>;
 export const urlMapEntry = obj(
   {
     srcPaths: { ...srcPaths, json: { ...srcPaths.json, minItems: 1, description: 'Path regular expressions (src_paths).' } },
-    urlPrefix: arr(str({ description: 'Target URL.', format: 'uri', maxLength: 2048 }), { description: 'Targets (url_prefix), balanced.', minItems: 1, maxItems: 64 }),
+    urlPrefix: arr(str({ description: 'Target URL.', format: 'uri', maxLength: 2048, example: 'http://tsdb-select-prod.metrics.svc:8481/select/0/prometheus' }), { description: 'Targets (url_prefix), balanced.', minItems: 1, maxItems: 64 }),
     headers,
   },
   { description: 'An explicit url_map route.', required: ['srcPaths', 'urlPrefix'] },
@@ -51,12 +51,12 @@ export const authProxyUserSpec = obj(
     username: str({ description: 'Basic auth username.', minLength: 1, maxLength: 256, example: 'team-a' }),
     passwordRef: secretKeyRef,
     bearerTokenRef: secretKeyRef,
-    name: str({ description: 'Name shown in the username label of metrics instead of the real username.', maxLength: 256 }),
+    name: str({ description: 'Name shown in the username label of metrics instead of the real username; namespace/name when empty.', maxLength: 256, example: 'team-a' }),
     targets: arr(target, { description: 'Targets; with paths they become url_map routes, without they are the url_prefix.', maxItems: 64 }),
     urlMap: arr(urlMapEntry, { description: 'Explicit path routes (url_map), after the ones from targets.', maxItems: 256 }),
-    defaultURL: arr(str({ description: 'Target URL.', format: 'uri', maxLength: 2048 }), { description: 'Targets for requests matching no route (default_url).', maxItems: 16 }),
+    defaultURL: arr(str({ description: 'Target URL.', format: 'uri', maxLength: 2048, example: 'http://tsdb-single-main.metrics.svc:8428' }), { description: 'Targets for requests matching no route (default_url).', maxItems: 16 }),
     headers,
-    maxConcurrentRequests: int({ description: 'Per-user concurrent request cap (max_concurrent_requests).', minimum: 1 }),
+    maxConcurrentRequests: int({ description: 'Per-user concurrent request cap (max_concurrent_requests).', minimum: 1, example: 20 }),
     ipFilters,
   },
   {

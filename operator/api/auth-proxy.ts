@@ -9,7 +9,7 @@ export const unauthorizedUser = obj(
   {
     targets: arr(target, { description: 'Targets for requests without credentials (url_prefix / url_map).', maxItems: 64 }),
     urlMap: arr(urlMapEntry, { description: 'Explicit path routes (url_map).', maxItems: 256 }),
-    defaultURL: arr(str({ description: 'Target URL.', format: 'uri', maxLength: 2048 }), { description: 'Targets for requests matching no route (default_url).', maxItems: 16 }),
+    defaultURL: arr(str({ description: 'Target URL.', format: 'uri', maxLength: 2048, example: 'http://tsdb-single-main.metrics.svc:8428' }), { description: 'Targets for requests matching no route (default_url).', maxItems: 16 }),
     headers,
     ipFilters,
   },
@@ -40,8 +40,8 @@ export const authProxySpec = obj(
       pattern: DURATION_PATTERN,
       default: '10s',
     }),
-    maxConcurrentRequests: int({ description: 'Global concurrent request cap (-maxConcurrentRequests).', minimum: 1 }),
-    maxConcurrentPerUserRequests: int({ description: 'Default per-user cap (-maxConcurrentPerUserRequests).', minimum: 1 }),
+    maxConcurrentRequests: int({ description: 'Global concurrent request cap (-maxConcurrentRequests).', minimum: 1, example: 1000 }),
+    maxConcurrentPerUserRequests: int({ description: 'Default per-user cap (-maxConcurrentPerUserRequests).', minimum: 1, example: 300 }),
   },
   {
     description: 'Desired state of an auth proxy.',

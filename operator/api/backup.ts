@@ -1,6 +1,6 @@
 // The `backup` section of TSDBSingle and of TSDBCluster's storage: a backupmanager sidecar next to
 // each storage Pod, and optionally an init container that restores a marked backup on start.
-import { bool, int, obj, str } from './schema.ts';
+import { bool, describe, int, obj, str } from './schema.ts';
 import type { Static } from './schema.ts';
 import { extraArgs, extraEnv, image, resources, secretKeyRef } from './common.ts';
 
@@ -40,7 +40,7 @@ export const backupRestore = obj(
 
 export const backup = obj(
   {
-    image,
+    image: describe(image, { description: 'Image of the backup sidecar and the restore init container; the operator default (-image.backupmanager) where empty.' }),
     destination: str({
       description:
         'Root backup folder (-dst): s3://bucket/path, gs://bucket/path, azblob://container/path or fs:///path. In a cluster each storage Pod writes under <destination>/<pod name>.',
@@ -48,7 +48,9 @@ export const backup = obj(
       maxLength: 1024,
       example: 's3://metrics-backups/prod',
     }),
-    credentialsSecret: secretKeyRef,
+    credentialsSecret: describe(secretKeyRef, {
+      description: 'Secret key holding the object store credentials file (-credsFilePath); without it the store\'s default credential chain is used.',
+    }),
     customS3Endpoint: str({ description: 'Endpoint of an S3-compatible store (-customObjEndpoint).', format: 'uri', maxLength: 1024, example: 'http://minio.storage:9000' }),
     s3ForcePathStyle: bool({ description: 'Path-style S3 addressing (-objForcePathStyle).', default: true }),
     intervals: backupIntervals,
@@ -56,9 +58,9 @@ export const backup = obj(
     concurrency: int({ description: 'Concurrent upload workers (-concurrency).', minimum: 1, maximum: 256, default: 10 }),
     maxBytesPerSecond: int({ description: 'Upload rate limit in bytes per second (-maxBytesPerSecond); 0 is unlimited.', minimum: 0, default: 0 }),
     runOnStart: bool({ description: 'Back up as soon as the sidecar starts (-runOnStart).', default: false }),
-    resources,
-    extraArgs,
-    extraEnv,
+    resources: describe(resources, { description: 'Compute resources of the backup sidecar and the restore init container.' }),
+    extraArgs: describe(extraArgs, { description: 'Extra backupmanager flags as name: value (-name=value); they override the flags the operator sets.', example: { objStorageClass: 'STANDARD_IA' } }),
+    extraEnv: describe(extraEnv, { description: 'Extra environment of the backup containers (for example AWS_REGION).', example: [{ name: 'AWS_REGION', value: 'eu-west-1' }] }),
     restore: backupRestore,
   },
   {

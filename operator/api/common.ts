@@ -31,20 +31,20 @@ export type Resources = Static<typeof resources>;
 
 export const toleration = obj(
   {
-    key: str({ description: 'Taint key the toleration applies to; empty with operator Exists matches all.', maxLength: 316 }),
+    key: str({ description: 'Taint key the toleration applies to; empty with operator Exists matches all.', maxLength: 316, example: 'dedicated' }),
     operator: oneOf(['Exists', 'Equal'] as const, { description: 'Relation between key and value.' }),
-    value: str({ description: 'Taint value to match with operator Equal.', maxLength: 63 }),
+    value: str({ description: 'Taint value to match with operator Equal.', maxLength: 63, example: 'metrics' }),
     effect: oneOf(['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const, { description: 'Taint effect to match; empty matches all.' }),
-    tolerationSeconds: int({ description: 'How long a NoExecute taint is tolerated.', minimum: 0 }),
+    tolerationSeconds: int({ description: 'How long a NoExecute taint is tolerated.', minimum: 0, example: 300 }),
   },
   { description: 'A Pod toleration.' },
 );
 
 export const envVar = obj(
   {
-    name: str({ description: 'Variable name.', minLength: 1, maxLength: 256 }),
-    value: str({ description: 'Literal value.' }),
-    valueFrom: opaque({ description: 'Source of the value, as Kubernetes EnvVarSource (secretKeyRef, configMapKeyRef, fieldRef, ...).' }),
+    name: str({ description: 'Variable name.', minLength: 1, maxLength: 256, example: 'GOMAXPROCS' }),
+    value: str({ description: 'Literal value.', example: '2' }),
+    valueFrom: opaque({ description: 'Source of the value, as Kubernetes EnvVarSource (secretKeyRef, configMapKeyRef, fieldRef, ...).', example: { secretKeyRef: { name: 'tokens', key: 'api' } } }),
   },
   { description: 'An environment variable.', required: ['name'], rules: [{ rule: '!(has(self.value) && has(self.valueFrom))', message: 'value and valueFrom are mutually exclusive' }] },
 );
@@ -54,7 +54,8 @@ export const extraArgs = map(str({ description: 'Flag value.', maxLength: 4096 }
     'Extra command-line flags as name: value, rendered as -name=value (sorted). A name set here overrides the flag the operator would set.',
   example: { 'search.maxUniqueTimeseries': '1000000', loggerLevel: 'WARN' },
   maxProperties: 128,
-  rules: [{ rule: "self.all(k, !k.startsWith('-') && !k.contains('='))", message: 'flag names are given without leading dashes and without "="' }],
+  // Only startsWith: the API server bounds CEL cost, and map keys have no length limit to bound contains().
+  rules: [{ rule: "self.all(k, !k.startsWith('-'))", message: 'flag names are given without leading dashes' }],
 });
 
 export const extraEnv = arr(envVar, {
@@ -67,8 +68,8 @@ export const extraEnv = arr(envVar, {
 
 export const podMetadata = obj(
   {
-    labels: map(str({ description: 'Label value.', maxLength: 63 }), { description: 'Labels added to the Pods.' }),
-    annotations: map(str({ description: 'Annotation value.' }), { description: 'Annotations added to the Pods.' }),
+    labels: map(str({ description: 'Label value.', maxLength: 63 }), { description: 'Labels added to the Pods.', example: { team: 'observability' } }),
+    annotations: map(str({ description: 'Annotation value.' }), { description: 'Annotations added to the Pods.', example: { 'example.com/owner': 'metrics-team' } }),
   },
   { description: 'Extra Pod labels and annotations (the operator-managed ones win on conflict).' },
 );
@@ -78,7 +79,7 @@ export const placement = {
   affinity: opaque({ description: 'Pod affinity, as Kubernetes Affinity.', example: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] } } }),
   tolerations: arr(toleration, { description: 'Pod tolerations.', maxItems: 64, example: [{ key: 'dedicated', operator: 'Equal', value: 'metrics', effect: 'NoSchedule' }] }),
   nodeSelector: map(str({ description: 'Label value.' }), { description: 'Node labels the Pods must match.', example: { 'kubernetes.io/os': 'linux' } }),
-  priorityClassName: str({ description: 'Pod priority class.', maxLength: 253 }),
+  priorityClassName: str({ description: 'Pod priority class.', maxLength: 253, example: 'high-priority' }),
   podMetadata,
 };
 
@@ -99,7 +100,7 @@ export const horizontalPodAutoscaler = obj(
     minReplicas: int({ description: 'Lower bound of the replica count.', minimum: 1, default: 1 }),
     maxReplicas: int({ description: 'Upper bound of the replica count.', minimum: 1, example: 10 }),
     targetCPUUtilizationPercentage: int({ description: 'Average CPU utilisation (percent of requests) to keep.', minimum: 1, maximum: 1000, example: 80 }),
-    targetMemoryUtilizationPercentage: int({ description: 'Average memory utilisation (percent of requests) to keep.', minimum: 1, maximum: 1000 }),
+    targetMemoryUtilizationPercentage: int({ description: 'Average memory utilisation (percent of requests) to keep.', minimum: 1, maximum: 1000, example: 75 }),
   },
   {
     description: 'Creates an autoscaling/v2 HorizontalPodAutoscaler; the Deployment replica count is then left to it.',
@@ -115,10 +116,11 @@ export type HorizontalPodAutoscalerSpec = Static<typeof horizontalPodAutoscaler>
 export const persistentStorage = obj(
   {
     storageClassName: str({ description: 'StorageClass of the volume; the cluster default when empty.', example: 'fast-ssd', maxLength: 253 }),
-    size: str({ description: 'Requested volume size.', pattern: QUANTITY_PATTERN, default: '10Gi', example: '100Gi' }),
+    size: str({ description: 'Requested volume size.', pattern: QUANTITY_PATTERN, maxLength: 32, default: '10Gi', example: '100Gi' }),
     accessModes: arr(oneOf(['ReadWriteOnce', 'ReadWriteOncePod', 'ReadWriteMany'] as const, { description: 'Access mode.' }), {
       description: 'Volume access modes; ReadWriteOnce when empty.',
       maxItems: 3,
+      example: ['ReadWriteOnce'],
       listType: 'set',
     }),
   },
@@ -132,8 +134,8 @@ export type PersistentStorage = Static<typeof persistentStorage>;
 
 export const secretKeyRef = obj(
   {
-    name: str({ description: 'Secret name (same namespace).', pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253 }),
-    key: str({ description: 'Key inside the Secret.', pattern: '^[-._a-zA-Z0-9]+$', maxLength: 253 }),
+    name: str({ description: 'Secret name (same namespace).', pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253, example: 'strata-credentials' }),
+    key: str({ description: 'Key inside the Secret.', pattern: '^[-._a-zA-Z0-9]+$', maxLength: 253, example: 'password' }),
   },
   { description: 'A key of a Secret in the namespace of the resource.', required: ['name', 'key'] },
 );
@@ -141,8 +143,8 @@ export type SecretKeyRef = Static<typeof secretKeyRef>;
 
 export const configMapKeyRef = obj(
   {
-    name: str({ description: 'ConfigMap name (same namespace).', pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253 }),
-    key: str({ description: 'Key inside the ConfigMap.', pattern: '^[-._a-zA-Z0-9]+$', maxLength: 253 }),
+    name: str({ description: 'ConfigMap name (same namespace).', pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253, example: 'jwt-public' }),
+    key: str({ description: 'Key inside the ConfigMap.', pattern: '^[-._a-zA-Z0-9]+$', maxLength: 253, example: 'issuer.pem' }),
   },
   { description: 'A key of a ConfigMap in the namespace of the resource.', required: ['name', 'key'] },
 );
@@ -150,8 +152,8 @@ export const configMapKeyRef = obj(
 export const tsdbRef = obj(
   {
     kind: oneOf(['TSDBSingle', 'TSDBCluster'] as const, { description: 'Kind of the referenced TSDB resource.' }),
-    name: str({ description: 'Name of the referenced resource.', pattern: DNS_LABEL_PATTERN, maxLength: 63 }),
-    namespace: str({ description: 'Namespace of the referenced resource; the referencing resource\'s namespace when empty.', pattern: DNS_LABEL_PATTERN, maxLength: 63 }),
+    name: str({ description: 'Name of the referenced resource.', pattern: DNS_LABEL_PATTERN, maxLength: 63, example: 'prod' }),
+    namespace: str({ description: 'Namespace of the referenced resource; the referencing resource\'s namespace when empty.', pattern: DNS_LABEL_PATTERN, maxLength: 63, example: 'metrics' }),
   },
   { description: 'A reference to a TSDBSingle or TSDBCluster; the operator resolves it to its Service URLs.', required: ['kind', 'name'] },
 );
@@ -159,13 +161,13 @@ export type TSDBRef = Static<typeof tsdbRef>;
 
 export const labelSelector = obj(
   {
-    matchLabels: map(str({ description: 'Label value.', maxLength: 63 }), { description: 'Labels that must all match.' }),
+    matchLabels: map(str({ description: 'Label value.', maxLength: 63 }), { description: 'Labels that must all match.', example: { proxy: 'front' } }),
     matchExpressions: arr(
       obj(
         {
-          key: str({ description: 'Label key.', maxLength: 316 }),
+          key: str({ description: 'Label key.', maxLength: 316, example: 'team' }),
           operator: oneOf(['In', 'NotIn', 'Exists', 'DoesNotExist'] as const, { description: 'Relation of the key to the values.' }),
-          values: arr(str({ description: 'Value.', maxLength: 63 }), { description: 'Values for In and NotIn.', maxItems: 64 }),
+          values: arr(str({ description: 'Value.', maxLength: 63 }), { description: 'Values for In and NotIn.', maxItems: 64, example: ['a', 'b'] }),
         },
         {
           description: 'A label selector requirement.',
@@ -193,7 +195,7 @@ export const ipFilters = obj(
 export const serviceSpec = obj(
   {
     type: oneOf(['ClusterIP', 'NodePort', 'LoadBalancer'] as const, { description: 'Service type.', default: 'ClusterIP' }),
-    annotations: map(str({ description: 'Annotation value.' }), { description: 'Annotations of the Service (for load balancer settings).' }),
+    annotations: map(str({ description: 'Annotation value.' }), { description: 'Annotations of the Service (for load balancer settings).', example: { 'service.beta.kubernetes.io/aws-load-balancer-internal': 'true' } }),
   },
   { description: 'Settings of the component Service.', defaultEmpty: true },
 );
@@ -211,6 +213,6 @@ export const workload = {
 export const paused = bool({ description: 'Stops all writes to the children of this resource (status is still reported).', default: false });
 
 export const imagePullSecrets = arr(
-  obj({ name: str({ description: 'Secret name.', maxLength: 253 }) }, { description: 'A pull secret reference.', required: ['name'] }),
+  obj({ name: str({ description: 'Secret name.', maxLength: 253, example: 'registry-credentials' }) }, { description: 'A pull secret reference.', required: ['name'] }),
   { description: 'Pull secrets for all Pods of this resource.', maxItems: 16 },
 );

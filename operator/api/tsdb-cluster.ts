@@ -1,7 +1,7 @@
 // TSDBCluster: storage (StatefulSet), select and insert (Deployments) roles of the cluster TSDB.
 import { backup } from './backup.ts';
 import { horizontalPodAutoscaler, image, imagePullSecrets, paused, persistentStorage, podDisruptionBudget, serviceSpec, workload } from './common.ts';
-import { int, obj } from './schema.ts';
+import { describe, int, obj } from './schema.ts';
 import type { Static } from './schema.ts';
 import { baseStatus, componentStatus } from './status.ts';
 import { retentionPeriod } from './tsdb-single.ts';
@@ -38,7 +38,7 @@ const statelessSection = (what: string, binary: string) =>
 export const tsdbClusterSpec = obj(
   {
     paused,
-    image: { ...image, json: { ...image.json, description: 'Default image of all roles (one image holds the four TSDB binaries); each role may override it.' } },
+    image: describe(image, { description: 'Default image of all roles (one image holds the four TSDB binaries); each role may override it.' }),
     imagePullSecrets,
     retentionPeriod,
     replicationFactor: int({ description: 'Copies of each sample kept across storage nodes (-replicationFactor of insert and select).', minimum: 1, default: 1 }),

@@ -11,7 +11,7 @@ export const gatewayTarget = obj(
     ref: tsdbRef,
     readURL: url('Read target (-read.url) when no ref is given.', 'http://tsdb-select.metrics:8481'),
     writeURL: url('Write target (-write.url) when no ref is given.', 'http://tsdb-insert.metrics:8480'),
-    clusterMode: bool({ description: 'The targets are cluster TSDB nodes (-clusterMode); implied by a TSDBCluster ref.' }),
+    clusterMode: bool({ description: 'The targets are cluster TSDB nodes (-clusterMode); implied by a TSDBCluster ref.', example: true }),
   },
   {
     description: 'Where requests go: a TSDB resource, or explicit read and write URLs.',
@@ -53,8 +53,8 @@ export const rateLimitEntry = obj(
     type: oneOf(['queries', 'active_series', 'new_series', 'rows_inserted'] as const, { description: 'Limited quantity.' }),
     value: int({ description: 'The limit.', minimum: 0, example: 1000 }),
     resolution: oneOf(['minute', 'hour'] as const, { description: 'Time window.', default: 'minute' }),
-    accountID: int({ description: 'Tenant account; a global limit when both ids are absent.', minimum: 0 }),
-    projectID: int({ description: 'Tenant project.', minimum: 0 }),
+    accountID: int({ description: 'Tenant account; a global limit when both ids are absent.', minimum: 0, example: 1 }),
+    projectID: int({ description: 'Tenant project.', minimum: 0, example: 0 }),
   },
   {
     description: 'One rate limit.',
@@ -69,7 +69,7 @@ export const gatewayRateLimit = obj(
     limits: arr(rateLimitEntry, { description: 'Limits, rendered into the -ratelimit.config file.', maxItems: 1024 }),
     datasourceURL: url('Prometheus-compatible API holding the cluster metrics (-datasource.url).', 'http://tsdb-select.metrics:8481/select/0/prometheus'),
     refreshInterval: str({ description: 'How often usage is refreshed (-ratelimit.refreshInterval).', pattern: DURATION_PATTERN, default: '5s' }),
-    extraLabels: arr(str({ description: 'name=value', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*=.*$', maxLength: 1024 }), {
+    extraLabels: arr(str({ description: 'name=value', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*=.*$', maxLength: 1024, example: 'cluster=prod' }), {
       description: 'Filters added to usage queries (-ratelimit.extraLabels).',
       maxItems: 32,
     }),

@@ -1,0 +1,84 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { command } from '../../operator/factory/common/binaries.ts';
+import { BACKUPMANAGER_COMMAND } from '../../operator/factory/common/backup.ts';
+import { parseDockerfile, stages } from './dockerfile.ts';
+import type { Instruction, Stage } from './dockerfile.ts';
+
+// Lint of images/*/Dockerfile: multi-stage on a pinned Node 24 base given as ARG BASE_IMAGE,
+// stage references that exist, a non-root numeric USER, exec-form ENTRYPOINT pointing at a
+// copied source file, and no HEALTHCHECK (Kubernetes probes /health).
+const ROOT = join(import.meta.dirname, '..', '..');
+const IMAGES = ['tsdb', 'gateway', 'authproxy', 'backupmanager', 'operator'] as const;
+const ENTRYPOINTS: Record<(typeof IMAGES)[number], string[]> = {
+  tsdb: command('tsdb'),
+  gateway: command('gateway'),
+  authproxy: command('authproxy'),
+  backupmanager: [...BACKUPMANAGER_COMMAND],
+  operator: ['node', '/app/operator/cmd/operator.ts'],
+};
+
+function load(image: string) {
+  const parsed = stages(parseDockerfile(readFileSync(join(ROOT, 'images', image, 'Dockerfile'), 'utf8')));
+  return { ...parsed, final: parsed.stages[parsed.stages.length - 1]! };
+}
+const all = (s: Stage, keyword: string): Instruction[] => s.instructions.filter((i) => i.keyword === keyword);
+
+describe.each(IMAGES)('images/%s/Dockerfile', (image) => {
+  it('is multi-stage on ARG BASE_IMAGE, pinned to an exact Node 24 release', () => {
+    const { globalArgs, stages: st } = load(image);
+    expect(st.length).toBeGreaterThanOrEqual(2);
+    const arg = globalArgs.find((a) => a.args.startsWith('BASE_IMAGE='));
+    expect(arg, 'ARG BASE_IMAGE=<image> before the first FROM').toBeDefined();
+    const base = arg!.args.slice('BASE_IMAGE='.length);
+    expect(base).toMatch(/^node:24\.\d+\.\d+(-[a-z0-9-]+)?(@sha256:[0-9a-f]{64})?$/);
+    const names = new Set<string>();
+    for (const s of st) {
+      expect(s.base === '${BASE_IMAGE}' || names.has(s.base), `FROM ${s.base}: a stage or \${BASE_IMAGE}`).toBe(true);
+      if (s.name !== undefined) names.add(s.name);
+    }
+  });
+
+  it('refers only to earlier stages in COPY --from', () => {
+    const { stages: st } = load(image);
+    st.forEach((s, i) => {
+      const earlier = new Set(st.slice(0, i).map((x) => x.name).filter((n) => n !== undefined));
+      for (const c of all(s, 'COPY').filter((c) => c.flags['from'] !== undefined)) expect(earlier.has(c.flags['from']!), `COPY --from=${c.flags['from']} in stage ${i}`).toBe(true);
+    });
+  });
+
+  it('runs as a numeric non-root user with an exec-form entrypoint and no HEALTHCHECK', () => {
+    const { final, stages: st } = load(image);
+    const user = all(final, 'USER').at(-1);
+    expect(user?.args).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
+    expect(user!.args.split(':')[0]).toBe('10001');
+    const entry = all(final, 'ENTRYPOINT').at(-1);
+    expect(entry?.exec, 'ENTRYPOINT must be a JSON array').toEqual(ENTRYPOINTS[image]);
+    expect(st.flatMap((s) => all(s, 'HEALTHCHECK'))).toEqual([]);
+  });
+
+  it('copies what the entrypoint runs, from paths that exist in the repository', () => {
+    const { final } = load(image);
+    const copies = all(final, 'COPY').filter((c) => c.flags['from'] === undefined);
+    for (const c of copies) {
+      const parts = c.args.split(/\s+/);
+      for (const src of parts.slice(0, -1)) expect(existsSync(join(ROOT, src)), `COPY source ${src}`).toBe(true);
+    }
+    const script = ENTRYPOINTS[image][1]!.replace(/^\/app\//, '');
+    const copiedDirs = copies.map((c) => c.args.split(/\s+/).at(-1)!.replace(/^\.\//, ''));
+    expect(copiedDirs.some((d) => script.startsWith(d.replace(/\/?$/, '/'))), `${script} is under a COPY destination`).toBe(true);
+  });
+});
+
+describe('image set', () => {
+  it('has a Dockerfile for every shipped binary and nothing else', () => {
+    expect(readdirSync(join(ROOT, 'images')).filter((d) => statSync(join(ROOT, 'images', d)).isDirectory()).sort()).toEqual([...IMAGES].sort());
+  });
+
+  it('puts the backupmanager CLI on PATH for kubectl exec', () => {
+    const wrapper = readFileSync(join(ROOT, 'images/backupmanager/backupmanager'), 'utf8');
+    expect(wrapper).toContain(`exec ${BACKUPMANAGER_COMMAND.join(' ')} "$@"`);
+    expect(statSync(join(ROOT, 'images/backupmanager/backupmanager')).mode & 0o111).not.toBe(0);
+  });
+});

@@ -4,13 +4,14 @@
 import { BackupNotFoundError, ParseError } from '../../lib/backup/index.ts';
 
 /** ApiErrorKind is the closed set of backup manager API failures. */
-export type ApiErrorKind = 'bad_request' | 'not_found' | 'in_progress' | 'internal';
+export type ApiErrorKind = 'bad_request' | 'not_found' | 'in_progress' | 'too_large' | 'internal';
 
 const STATUS: Readonly<Record<ApiErrorKind, number>> = {
   bad_request: 400,
   not_found: 404,
   // DECISIONS.md: a backup requested while one runs is a 400, not a 409.
   in_progress: 400,
+  too_large: 413,
   internal: 500,
 };
 
@@ -19,6 +20,7 @@ export const ERROR_CODES: Readonly<Record<ApiErrorKind, string>> = {
   bad_request: 'ERR_BACKUPMANAGER_BAD_REQUEST',
   not_found: 'ERR_BACKUPMANAGER_NOT_FOUND',
   in_progress: 'ERR_BACKUPMANAGER_BACKUP_IN_PROGRESS',
+  too_large: 'ERR_BACKUPMANAGER_BODY_TOO_LARGE',
   internal: 'ERR_BACKUPMANAGER_INTERNAL',
 };
 

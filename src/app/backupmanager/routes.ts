@@ -49,7 +49,8 @@ export function backupManagerRoutes(api: BackupManagerApi, logger: Logger): Fast
 function fastifyError(err: unknown): ApiError {
   const status = (err as { statusCode?: number }).statusCode;
   if (err instanceof ApiError || status === undefined || status >= 500) return toApiError(err);
-  return new ApiError(status === 404 ? 'not_found' : 'bad_request', (err as Error).message, { cause: err });
+  const kind = status === 404 ? 'not_found' : status === 413 ? 'too_large' : 'bad_request';
+  return new ApiError(kind, (err as Error).message, { cause: err });
 }
 
 async function replyError(reply: FastifyReply, e: ApiError, req: FastifyRequest, logger: Logger): Promise<FastifyReply> {

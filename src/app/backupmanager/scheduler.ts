@@ -4,11 +4,19 @@
 
 import { firstRunTime, nextRunTime, realDelay, type Delay, type EnabledIntervals, type Now } from '../../lib/backup/index.ts';
 import type { Logger } from '../../lib/logger/index.ts';
-import type { BackupRunner } from './backup-runner.ts';
+import type { RunOutcome, RunTrigger } from './backup-runner.ts';
+
+/** RunStarter is the part of BackupRunner the schedule uses. */
+export interface RunStarter {
+  /** start begins a run now and resolves with its outcome; it throws when it cannot start. */
+  start(trigger: RunTrigger): Promise<RunOutcome>;
+  /** idle resolves when no run is in flight. */
+  idle(): Promise<void>;
+}
 
 /** SchedulerOptions configure a Scheduler. */
 export interface SchedulerOptions {
-  readonly runner: BackupRunner;
+  readonly runner: RunStarter;
   readonly enabled: EnabledIntervals;
   readonly runOnStart: boolean;
   readonly now: Now;

@@ -19,17 +19,31 @@ export function isBackupMarker(relPath: string): boolean {
   return relPath === COMPLETE_MARKER || relPath === METADATA_MARKER || relPath === LOCK_MARKER;
 }
 
-/** BackupMetadata is the content of METADATA_MARKER; times are RFC 3339 strings in UTC. */
+/**
+ * BackupMetadata is the content of METADATA_MARKER; times are RFC 3339 strings in UTC. `files`
+ * and `bytes` count the backed-up files and their bytes: parts alone cannot show that a whole
+ * file is missing, so restore checks its plan against them (absent in backups made before they
+ * existed).
+ */
 export interface BackupMetadata {
   readonly created_at: string;
   readonly completed_at: string;
+  readonly files?: number;
+  readonly bytes?: number;
 }
 
-/** formatBackupMetadata encodes metadata from millisecond timestamps. */
-export function formatBackupMetadata(createdAtMs: number, completedAtMs: number): string {
+/** BackupTotals are the file and byte counts of a backup. */
+export interface BackupTotals {
+  readonly files: number;
+  readonly bytes: number;
+}
+
+/** formatBackupMetadata encodes metadata from millisecond timestamps and the backup's totals. */
+export function formatBackupMetadata(createdAtMs: number, completedAtMs: number, totals?: BackupTotals): string {
   const m: BackupMetadata = {
     created_at: new Date(createdAtMs).toISOString(),
     completed_at: new Date(completedAtMs).toISOString(),
+    ...(totals ? { files: totals.files, bytes: totals.bytes } : {}),
   };
   return JSON.stringify(m);
 }
@@ -38,7 +52,8 @@ const RFC3339_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{
 
 /**
  * parseBackupMetadata decodes METADATA_MARKER content. It throws ParseError unless the text is
- * a JSON object whose created_at and completed_at are RFC 3339 timestamps.
+ * a JSON object whose created_at and completed_at are RFC 3339 timestamps and whose files and
+ * bytes, when present, are non-negative integers.
  */
 export function parseBackupMetadata(text: string): BackupMetadata {
   let v: unknown;
@@ -51,7 +66,17 @@ export function parseBackupMetadata(text: string): BackupMetadata {
     throw new ParseError('cannot parse backup metadata: expected a JSON object');
   }
   const o = v as Record<string, unknown>;
-  return { created_at: timestampField(o, 'created_at'), completed_at: timestampField(o, 'completed_at') };
+  const m: BackupMetadata = { created_at: timestampField(o, 'created_at'), completed_at: timestampField(o, 'completed_at') };
+  if (o.files === undefined && o.bytes === undefined) return m;
+  return { ...m, files: countField(o, 'files'), bytes: countField(o, 'bytes') };
+}
+
+function countField(o: Record<string, unknown>, name: string): number {
+  const n = o[name];
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+    throw new ParseError(`cannot parse backup metadata: "${name}" must be a non-negative integer`);
+  }
+  return n;
 }
 
 function timestampField(o: Record<string, unknown>, name: string): string {

@@ -44,7 +44,7 @@ describe('backup', () => {
     ]);
     expect(await dst.hasFile(`latest/${COMPLETE_MARKER}`)).toBe(true);
     const meta = parseBackupMetadata(String(await dst.readFile(`latest/${METADATA_MARKER}`)));
-    expect(meta).toEqual({ created_at: new Date(res.createdAt).toISOString(), completed_at: new Date(res.completedAt).toISOString() });
+    expect(meta).toEqual({ created_at: new Date(res.createdAt).toISOString(), completed_at: new Date(res.completedAt).toISOString(), files: 4, bytes: 36 });
     expect(res.completedAt).toBeGreaterThan(res.createdAt);
   });
 

@@ -34,7 +34,8 @@ export interface BackupOptions extends TransferOptions {
 /** BackupResult reports what a backup did. Byte counts are part sizes. */
 export interface BackupResult {
   readonly name: string;
-  /** totalBytes and totalParts describe the whole backup after the run. */
+  /** totalFiles, totalBytes and totalParts describe the whole backup after the run. */
+  readonly totalFiles: number;
   readonly totalBytes: number;
   readonly totalParts: number;
   readonly uploadedParts: number;
@@ -81,11 +82,13 @@ export async function backup(srcDir: string, dst: RemoteFs, name: string, opts: 
   const counts = await executePlan(dst, name, plan, t, tracker, localPartOpener(srcDir));
   tracker.finish();
   const completedAt = t.now();
-  await dst.writeFile(`${name}/${METADATA_MARKER}`, formatBackupMetadata(createdAt, completedAt), t.signal);
+  const totals = { files: files.length, bytes: sum(files.map((f) => f.size)) };
+  await dst.writeFile(`${name}/${METADATA_MARKER}`, formatBackupMetadata(createdAt, completedAt, totals), t.signal);
   await dst.writeFile(`${name}/${COMPLETE_MARKER}`, '', t.signal);
   return {
     name,
-    totalBytes: sum(wanted.map((p) => p.size)),
+    totalFiles: totals.files,
+    totalBytes: totals.bytes,
     totalParts: wanted.length,
     keptParts: plan.keptParts,
     ...counts,

@@ -32,7 +32,7 @@ describe('copyBackup', () => {
     expect(await dataOf('daily/2024-01-01')).toEqual(await dataOf('latest'));
     expect(await dst.hasFile(`daily/2024-01-01/${COMPLETE_MARKER}`)).toBe(true);
     const meta = parseBackupMetadata(String(await dst.readFile(`daily/2024-01-01/${METADATA_MARKER}`)));
-    expect(meta).toEqual({ created_at: new Date(made.createdAt).toISOString(), completed_at: '2024-01-01T00:05:00.000Z' });
+    expect(meta).toEqual({ created_at: new Date(made.createdAt).toISOString(), completed_at: '2024-01-01T00:05:00.000Z', files: made.totalFiles, bytes: 14 });
   });
 
   it('copies only what changed since the last copy and deletes what is gone', async () => {

@@ -1,5 +1,5 @@
 import { BackupNotFoundError } from '../errors.ts';
-import { COMPLETE_MARKER, formatBackupMetadata, METADATA_MARKER, parseBackupMetadata } from '../markers.ts';
+import { COMPLETE_MARKER, formatBackupMetadata, METADATA_MARKER, parseBackupMetadata, type BackupMetadata, type BackupTotals } from '../markers.ts';
 import { ProgressTracker } from '../progress.ts';
 import type { RemoteFs } from '../remote-fs.ts';
 import { checkBackupName } from '../rules/backup-name.ts';
@@ -24,7 +24,7 @@ export interface CopyResult {
  * server-side copies only (this is how `latest` fills `hourly/…`, `daily/…`, …), with the same
  * incremental rule and marker order as backup(): parts already in `to` are kept, extra objects
  * deleted, the complete marker removed first and written last. The copy keeps the source's
- * created_at. It throws BackupNotFoundError when `from` is not a complete backup.
+ * created_at and file/byte totals. It throws BackupNotFoundError when `from` is not a complete backup.
  */
 export async function copyBackup(dst: RemoteFs, from: string, to: string, opts: TransferOptions = {}): Promise<CopyResult> {
   checkBackupName(from);
@@ -35,7 +35,8 @@ export async function copyBackup(dst: RemoteFs, from: string, to: string, opts: 
     throw new BackupNotFoundError(`cannot copy backup "${from}" in ${dst.url}: it does not exist or is not complete`, from);
   }
   const srcFiles = await dst.list(from, t.signal);
-  const createdAt = await sourceCreatedAt(dst, from, t.now, t.signal);
+  const source = await sourceMetadata(dst, from, t.signal);
+  const createdAt = source ? Date.parse(source.created_at) : t.now();
   const wanted = partsOf(from, srcFiles);
   await dst.delete(`${to}/${COMPLETE_MARKER}`, t.signal);
   const existing = await dst.list(to, t.signal);
@@ -49,7 +50,7 @@ export async function copyBackup(dst: RemoteFs, from: string, to: string, opts: 
   });
   const counts = await executePlan(dst, to, plan, t, tracker, undefined);
   tracker.finish();
-  await dst.writeFile(`${to}/${METADATA_MARKER}`, formatBackupMetadata(createdAt, t.now()), t.signal);
+  await dst.writeFile(`${to}/${METADATA_MARKER}`, formatBackupMetadata(createdAt, t.now(), totalsOf(source)), t.signal);
   await dst.writeFile(`${to}/${COMPLETE_MARKER}`, '', t.signal);
   return {
     from,
@@ -63,12 +64,20 @@ export async function copyBackup(dst: RemoteFs, from: string, to: string, opts: 
   };
 }
 
-async function sourceCreatedAt(dst: RemoteFs, from: string, now: () => number, signal?: AbortSignal): Promise<number> {
+// sourceMetadata reads the source's metadata; unreadable metadata must not block the copy,
+// which then gets its own time and no totals.
+async function sourceMetadata(dst: RemoteFs, from: string, signal?: AbortSignal): Promise<BackupMetadata | undefined> {
   const raw = await dst.readFile(`${from}/${METADATA_MARKER}`, signal);
-  if (raw === undefined) return now();
+  if (raw === undefined) return undefined;
   try {
-    return Date.parse(parseBackupMetadata(raw.toString('utf8')).created_at);
+    return parseBackupMetadata(raw.toString('utf8'));
   } catch {
-    return now(); // unreadable metadata must not block the copy; the copy gets its own time
+    return undefined;
   }
+}
+
+// totalsOf carries the source's totals over unchanged: recomputing them from the listing would
+// make a damaged source look whole.
+function totalsOf(m: BackupMetadata | undefined): BackupTotals | undefined {
+  return m?.files === undefined || m.bytes === undefined ? undefined : { files: m.files, bytes: m.bytes };
 }

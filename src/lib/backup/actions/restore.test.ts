@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BackupNotFoundError, CorruptBackupError, DataDirLockedError } from '../errors.ts';
 import { FsRemote } from '../fs/fs-remote.ts';
-import { COMPLETE_MARKER, RESTORE_IN_PROGRESS, RESTORE_MARK } from '../markers.ts';
+import { COMPLETE_MARKER, METADATA_MARKER, RESTORE_IN_PROGRESS, RESTORE_MARK } from '../markers.ts';
 import { FaultyRemote } from '../testing/faulty-remote.ts';
 import { makeTree, readTree, tempDir, type TempDir } from '../testing/tree.ts';
 import { backup } from './backup.ts';
@@ -88,6 +88,26 @@ describe('restore', () => {
     await f(() => dst.delete('latest/data/small/p1/timestamps.bin/0000000000000017_0000000000000008_0000000000000008'), /misses bytes 8\.\.15/);
     // a part with the wrong size
     await f(() => dst.writeFile('latest/data/small/p1/timestamps.bin/0000000000000017_0000000000000008_0000000000000008', 'short'), /has 5 bytes/);
+  });
+
+  it('refuses a backup that lost a whole file, or its metadata, touching nothing', async () => {
+    const f = async (damage: () => Promise<void>, want: RegExp) => {
+      await damage();
+      const err = await restore(backupFs, data, { isDataDirLocked: notLocked }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CorruptBackupError);
+      expect((err as Error).message).toMatch(want);
+      expect(await readTree(data)).toEqual({ ...oldData, [RESTORE_MARK]: backupFs.url });
+    };
+    // the only part of a file: the listing alone looks whole
+    await f(() => dst.delete('latest/indexdb/meta.json/0000000000000007_0000000000000000_0000000000000007'), /it was made of 5 files \(135 bytes\) but its parts make 4 files \(128 bytes\)/);
+    await f(() => dst.writeFile(`latest/${METADATA_MARKER}`, '{'), /backup_metadata\.ignore is unreadable/);
+    await f(() => dst.delete(`latest/${METADATA_MARKER}`), /backup_metadata\.ignore is missing/);
+  });
+
+  it('restores a backup whose metadata predates the totals', async () => {
+    await dst.writeFile(`latest/${METADATA_MARKER}`, '{"created_at":"2024-01-01T00:00:00Z","completed_at":"2024-01-01T00:00:00Z"}');
+    await restore(backupFs, data, { isDataDirLocked: notLocked });
+    expect(await readTree(data)).toEqual(snapshot);
   });
 
   it('is completed by a retry after an interruption', async () => {

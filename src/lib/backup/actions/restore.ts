@@ -1,10 +1,10 @@
 import { mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { isDataDirLocked, type DataDirLockCheck } from '../data-dir-lock.ts';
-import { BackupNotFoundError, DataDirLockedError, errorMessage } from '../errors.ts';
+import { BackupNotFoundError, CorruptBackupError, DataDirLockedError, errorMessage } from '../errors.ts';
 import { listLocalFiles } from '../local-tree.ts';
 import { fsyncDir, writeLocalFileAtomic } from '../local-write.ts';
-import { COMPLETE_MARKER, RESTORE_IN_PROGRESS, RESTORE_MARK } from '../markers.ts';
+import { COMPLETE_MARKER, METADATA_MARKER, parseBackupMetadata, RESTORE_IN_PROGRESS, RESTORE_MARK, type BackupMetadata } from '../markers.ts';
 import { meterStream } from '../metered-stream.ts';
 import { ProgressTracker } from '../progress.ts';
 import type { RemoteFs } from '../remote-fs.ts';
@@ -36,8 +36,9 @@ export interface RestoreResult {
  * restore replaces the contents of `dataDir` with the backup at the root of `src`
  * (a RemoteFs opened on the backup's own URL). Order, so that nothing is half-restored:
  *  1. refuse while a storage process holds the data dir (DataDirLockedError);
- *  2. refuse unless the backup is complete (BackupNotFoundError) and its parts cover every
- *     file exactly (CorruptBackupError) — the data dir is untouched until here;
+ *  2. refuse unless the backup is complete (BackupNotFoundError), its parts cover every file
+ *     exactly and add up to the files and bytes its metadata recorded (CorruptBackupError) —
+ *     the data dir is untouched until here;
  *  3. write `restore-in-progress` (the TSDB refuses to start while it exists) with the URL;
  *  4. clear the data dir except the restore mark and that file;
  *  5. download every file to a temporary name, fsync, rename into place;
@@ -56,6 +57,7 @@ export async function restore(src: RemoteFs, dataDir: string, opts: RestoreOptio
     throw new BackupNotFoundError(`cannot restore ${src.url}: it does not exist or is not complete`, src.url);
   }
   const files = planRestore(await src.list('', t.signal));
+  await checkTotals(src, files, t.signal);
   await mkdir(dataDir, { recursive: true });
   const inProgress = join(dataDir, RESTORE_IN_PROGRESS);
   const resuming = (await readFile(inProgress, 'utf8').catch(() => undefined)) === src.url;
@@ -93,6 +95,23 @@ async function finishedFiles(dataDir: string, files: readonly RestoreFile[]): Pr
   const want = new Map(files.map((f) => [f.path, f.size]));
   const local = await listLocalFiles(dataDir, { skipRootNames: [RESTORE_MARK, RESTORE_IN_PROGRESS] });
   return new Set(local.filter((l) => want.get(l.path) === l.size).map((l) => l.path));
+}
+
+// checkTotals compares the plan with the totals the backup recorded when it was made: a file
+// whose every part is gone leaves no trace in the listing.
+async function checkTotals(src: RemoteFs, files: readonly RestoreFile[], signal: AbortSignal | undefined): Promise<void> {
+  const raw = await src.readFile(METADATA_MARKER, signal);
+  let meta: BackupMetadata;
+  try {
+    meta = parseBackupMetadata(raw?.toString('utf8') ?? '');
+  } catch (err) {
+    throw new CorruptBackupError(`backup is corrupt or incomplete: its ${METADATA_MARKER} is ${raw === undefined ? 'missing' : 'unreadable'}`, { cause: err });
+  }
+  if (meta.files === undefined || meta.bytes === undefined) return;
+  const bytes = sum(files.map((f) => f.size));
+  if (meta.files !== files.length || meta.bytes !== bytes) {
+    throw new CorruptBackupError(`backup is corrupt or incomplete: it was made of ${meta.files} files (${meta.bytes} bytes) but its parts make ${files.length} files (${bytes} bytes)`);
+  }
 }
 
 // directoriesOf returns every directory holding a restored file or directory, '' being the

@@ -75,6 +75,8 @@ export class FakeApiServer {
   readonly store: ObjectStore;
   readonly simulation: Simulation;
   readonly audit = new Set<AuditEntry>();
+  /** scopes records "verb resource namespace" (namespace "*" for cluster-wide) of the operator's reads. */
+  readonly scopes = new Set<string>();
   readonly faults: Fault[] = [];
   readonly #opts: FakeApiServerOptions;
   readonly #server: Server;
@@ -160,6 +162,7 @@ export class FakeApiServer {
       const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       this.#authorize(token, p.type.group, rbacResource(p), rbacVerb(method, p, watch));
+      if (token === this.#opts.operatorToken && method === 'GET') this.scopes.add(`${rbacVerb(method, p, watch)} ${rbacResource(p)} ${p.type.namespaced ? (p.namespace ?? '*') : '-'}`);
       // Server-side apply that creates the object is also authorized as "create", as upstream does.
       if (method === 'PATCH' && p.name !== undefined && p.subresource === undefined && this.store.get(p.type, { namespace: p.namespace ?? '', name: p.name }) === undefined) {
         this.#authorize(token, p.type.group, rbacResource(p), 'create');

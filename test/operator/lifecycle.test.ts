@@ -56,6 +56,21 @@ describe('operator lifecycle against the fake API server', () => {
     readyStoragePodsAtEviction = [];
   });
 
+  it('honours PodDisruptionBudgets: a rollout the budget forbids waits, then continues when allowed', async () => {
+    const spec = (tag: string, pdb: object) => ({ image: { tag }, storage: { replicas: 2, podDisruptionBudget: pdb }, select: { replicas: 1 }, insert: { replicas: 1 } });
+    env.apply(cr('TSDBCluster', 'b', spec('1.0.0', { minAvailable: 2 })));
+    await env.waitFor('cluster b Ready', () => env.ready('TSDBCluster', 'b'));
+    env.apply(cr('TSDBCluster', 'b', spec('2.0.0', { minAvailable: 2 })));
+    const progressing = () => env.status<{ conditions?: { type: string; reason: string }[] }>('TSDBCluster', 'b').conditions?.find((c) => c.type === 'Progressing');
+    await env.waitFor('rollout blocked by the budget', () => progressing()?.reason === 'RolloutBlocked');
+    const pods = () => env.store.list(BUILTIN.pod, { namespace: NS, labelSelector: 'app.kubernetes.io/name=tsdb-storage,app.kubernetes.io/instance=b' }).items;
+    expect(pods().map((p) => p.metadata.labels?.['controller-revision-hash']).every((h) => h === pods()[0]!.metadata.labels?.['controller-revision-hash'])).toBe(true);
+    const blocked = env.store.list(BUILTIN.event, { namespace: NS }).items.filter((e) => e['reason'] === 'RolloutBlocked');
+    expect(blocked.length).toBeGreaterThan(0);
+    env.apply(cr('TSDBCluster', 'b', spec('2.0.0', { maxUnavailable: 1 })));
+    await env.waitFor('rollout completed once allowed', () => podImage(get('deployment', 'tsdb-insert-b')) === 'strata/tsdb:2.0.0' && env.ready('TSDBCluster', 'b'), 30_000);
+  });
+
   it('runs a TSDBGateway against the cluster and rolls its Pods only when a key changes', async () => {
     env.store.create(BUILTIN.secret, secret('jwt', { 'key.pem': 'KEY-1' }));
     const spec = { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } }, auth: { publicKeys: [{ secretKeyRef: { name: 'jwt', key: 'key.pem' } }] } };

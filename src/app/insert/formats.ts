@@ -1,0 +1,80 @@
+import { agentfmt, common, csv, influx, jsonline, native, opentsdbhttp, prometheus, remotewrite } from '../../lib/protoparser/index.ts';
+import { InsertError } from './errors.ts';
+import { type FormatHandler, type IngestInput, queryValue } from './ingest.ts';
+
+// One handler per wire format: turn the body into rows via the format's pure parser and stream
+// adapter, hand them to onBatch, and report bad lines. The route table (routes.ts) binds paths.
+
+/** prometheusText: /api/v1/import/prometheus — text exposition lines, optional ms timestamps. */
+export const prometheusText: FormatHandler = async (i, o) =>
+  prometheus.streamPrometheus(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now, onBatch: i.onBatch });
+
+/** remoteWrite: /api/v1/write — snappy-compressed protobuf WriteRequest. */
+export const remoteWrite: FormatHandler = async (i, o) => {
+  const sum = await remotewrite.importRemoteWrite(i.body, { contentEncoding: i.contentEncoding, maxBodyBytes: o.maxRequestBytes, maxDecodedBytes: o.maxRequestBytes, onBatch: i.onBatch });
+  return { errors: sum.errors, fatal: sum.error };
+};
+
+/** influxLine: /write, /influx/write, /influx/api/v2/write — `db` (or v2 `bucket`) and `precision` args. */
+export const influxLine: FormatHandler = async (i, o) => {
+  const precisionArg = queryValue(i.query, 'precision');
+  let precision: influx.InfluxPrecision | undefined;
+  try {
+    precision = precisionArg === undefined ? undefined : influx.parsePrecision(precisionArg);
+  } catch (err) {
+    throw new InsertError('ERR_INSERT_BAD_ARG', `invalid "precision" arg: ${(err as Error).message}`, { cause: err });
+  }
+  const db = queryValue(i.query, 'db') ?? queryValue(i.query, 'bucket');
+  return influx.streamInflux(i.body, {
+    contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now, onBatch: i.onBatch,
+    ...(precision === undefined ? {} : { precision }), ...(db === undefined ? {} : { db }),
+    measurementFieldSeparator: o.influx.measurementFieldSeparator, skipSingleField: o.influx.skipSingleField, skipMeasurement: o.influx.skipMeasurement,
+  });
+};
+
+/** jsonLines: /api/v1/import — `{"metric":{…},"values":[…],"timestamps":[…]}` per line. */
+export const jsonLines: FormatHandler = async (i, o) =>
+  jsonline.streamJsonLines(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, onBatch: i.onBatch });
+
+/** csvRows: /api/v1/import/csv?format=<col>:<type>:<name>,… */
+export const csvRows: FormatHandler = async (i, o) => {
+  const arg = queryValue(i.query, 'format');
+  if (arg === undefined || arg === '') throw new InsertError('ERR_INSERT_BAD_ARG', 'missing "format" arg: it lists the CSV columns, e.g. format=1:metric:temperature,2:label:city,3:time:unix_s');
+  let format: csv.CsvImportFormat;
+  try {
+    format = csv.parseFormat(arg);
+  } catch (err) {
+    throw new InsertError('ERR_INSERT_BAD_ARG', `invalid "format" arg: ${(err as Error).message}`, { cause: err });
+  }
+  return csv.streamCsv(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, format, now: i.now, onBatch: i.onBatch });
+};
+
+/** nativeBlocks: /api/v1/import/native — Strata's native block format (native/FORMAT.md). */
+export const nativeBlocks: FormatHandler = async (i, o) => {
+  const sum = await native.streamNative(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, onBatch: i.onBatch });
+  return { fatal: sum.error };
+};
+
+/** agentSeries: /agentfmt/api/v1/series — Datadog-style `{"series":[…]}`. */
+export const agentSeries: FormatHandler = async (i, o) => {
+  const body = await readWhole(i, o.maxRequestBytes);
+  const res = agentfmt.parse(body, { now: i.now, sanitizeMetricName: o.agentSanitizeMetricName });
+  await deliver(res.rows, i);
+  return { errors: res.errors };
+};
+
+/** openTsdbPut: POST /api/put on -opentsdbHTTPListenAddr — JSON object or array of data points. */
+export const openTsdbPut: FormatHandler = async (i, o) => {
+  const body = await readWhole(i, o.maxRequestBytes);
+  const res = opentsdbhttp.parse(body, { now: i.now });
+  await deliver(res.rows, i);
+  return { errors: res.errors };
+};
+
+function readWhole(i: IngestInput, max: number): Promise<Buffer> {
+  return common.readDecodedBody(i.body, i.contentEncoding, max, max);
+}
+
+async function deliver(rows: readonly common.Row[], i: IngestInput): Promise<void> {
+  for (let k = 0; k < rows.length; k += common.DEFAULT_BATCH_SIZE) await i.onBatch(rows.slice(k, k + common.DEFAULT_BATCH_SIZE));
+}

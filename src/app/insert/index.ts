@@ -1,0 +1,8 @@
+// Package insert: every ingestion route and network receiver of the TSDB, written against
+// storageapi's Inserter (the single-node storage in-process, or a cluster's shard router).
+export { classifyInsertError, InsertError, type InsertErrorCode } from './errors.ts';
+export { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
+export { insertOptionsFromFlags, receiverAddressesFromFlags, type ReceiverAddresses } from './flags.ts';
+export { ingestBody, type InsertOptions } from './ingest.ts';
+export { startReceivers, type Receivers } from './receivers.ts';
+export { INSERT_ROUTES, registerInsertRoutes } from './routes.ts';

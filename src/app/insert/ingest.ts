@@ -1,0 +1,106 @@
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type Logger } from '../../lib/logger/index.ts';
+import { counter } from '../../lib/metrics/index.ts';
+import { common } from '../../lib/protoparser/index.ts';
+import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
+import { classifyInsertError, InsertError } from './errors.ts';
+import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
+
+const rowsInserted = counter('tsdb_rows_inserted_total', 'Rows accepted by ingestion routes and receivers, by format', ['type']);
+const rowsInvalid = counter('tsdb_rows_invalid_total', 'Lines or rows rejected by ingestion (unparsable, or over a storage limit), by format', ['type']);
+
+/** InsertOptions are what every ingestion handler needs. */
+export interface InsertOptions {
+  readonly inserter: Inserter;
+  /** maxRequestBytes is -maxInsertRequestSize: the cap on a body, as sent and after decompression. */
+  readonly maxRequestBytes: number;
+  readonly now: () => number;
+  /** Influx options (-influxMeasurementFieldSeparator, -influxSkipSingleField, -influxSkipMeasurement). */
+  readonly influx: { readonly measurementFieldSeparator: string; readonly skipSingleField: boolean; readonly skipMeasurement: boolean };
+  /** agentSanitizeMetricName is -datadog.sanitizeMetricName. */
+  readonly agentSanitizeMetricName: boolean;
+  readonly logger: Logger;
+}
+
+/** IngestInput is one request body plus what a format handler needs to turn it into rows. */
+export interface IngestInput {
+  readonly body: common.ByteSource;
+  readonly contentEncoding: string | undefined;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly now: () => number;
+  /** onBatch stores rows (extra labels applied); awaited, so storage pushes back on the client. */
+  readonly onBatch: (rows: MetricRow[]) => Promise<void>;
+}
+
+/** IngestOutcome is what a format handler reports: bad lines/items and a fatal decode error, if any. */
+export interface IngestOutcome {
+  readonly errors?: common.ErrorSummary;
+  readonly fatal?: Error | undefined;
+}
+
+/** FormatHandler parses one body of one wire format. */
+export type FormatHandler = (input: IngestInput, o: InsertOptions) => Promise<IngestOutcome>;
+
+/** queryValues returns every value of a query arg. */
+export function queryValues(query: Readonly<Record<string, unknown>>, name: string): string[] {
+  const v = query[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/** queryValue returns the last value of a query arg. */
+export function queryValue(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  return queryValues(query, name).at(-1);
+}
+
+/**
+ * ingestBody drives one body through a format handler into storage, then reports: 204 when every
+ * row was stored; 400 naming the count and first bad line when some were not (the good ones are
+ * stored regardless); 413 over -maxInsertRequestSize; 415 for an unknown Content-Encoding.
+ */
+export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<void> {
+  const labeler = new ExtraLabeler(parseExtraLabels(queryValues(input.query, 'extra_label')));
+  const inserted = rowsInserted.labels(type);
+  let limitError: LimitExceededError | undefined;
+  let limitRejected = 0;
+  const onBatch = async (rows: MetricRow[]) => {
+    if (rows.length === 0) return;
+    const toStore = labeler.isEmpty ? rows : labeler.apply(rows);
+    try {
+      await o.inserter.addRows(tenant, toStore);
+      inserted.inc(rows.length);
+    } catch (err) {
+      if (!(err instanceof LimitExceededError)) throw err;
+      limitError ??= err;
+      limitRejected++;
+    }
+  };
+  const out = await handler({ ...input, now: o.now, onBatch }, o);
+  const bad = out.errors?.count ?? 0;
+  if (bad > 0) rowsInvalid.inc({ type }, bad);
+  if (limitRejected > 0) rowsInvalid.inc({ type }, limitRejected);
+  if (out.fatal !== undefined) {
+    rowsInvalid.inc({ type });
+    throw new InsertError('ERR_INSERT_BAD_DATA', `cannot parse the rest of the request body: ${out.fatal.message}${bad > 0 ? `; also ${out.errors!.describe()}` : ''}`, { cause: out.fatal });
+  }
+  if (bad > 0) throw new InsertError('ERR_INSERT_BAD_DATA', out.errors!.describe());
+  if (limitError !== undefined) throw classifyInsertError(limitError);
+}
+
+/** handleIngest is the fastify handler shape shared by the ingestion routes. */
+export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<FastifyReply> {
+  try {
+    const declared = Number(req.headers['content-length']);
+    if (declared > o.maxRequestBytes) throw new common.BodyTooLargeError('request body', o.maxRequestBytes);
+    const body = common.limitBytes(req.raw as AsyncIterable<Buffer>, o.maxRequestBytes, 'request body');
+    const contentEncoding = req.headers['content-encoding'];
+    await ingestBody({ body, contentEncoding, query: req.query as Record<string, unknown> }, tenant, type, handler, o);
+    return reply.code(204).send();
+  } catch (err) {
+    const e = classifyInsertError(err);
+    if (e.statusCode >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${req.url.split('?')[0]}`);
+    // A rejected body may be only partly read; close the connection rather than reuse it mid-body.
+    if (!req.raw.complete) reply.header('connection', 'close');
+    return reply.code(e.statusCode).type('text/plain').send(e.message);
+  }
+}

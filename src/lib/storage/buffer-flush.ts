@@ -5,7 +5,7 @@ import { newPartName } from './fs-util.ts';
 import type { PartMeta } from './part-format.ts';
 import { PartWriter } from './part-writer.ts';
 import { nextPartitionStart, partitionNameOf } from './partition-name.ts';
-import type { RawBuffer } from './raw-buffer.ts';
+import type { BufferSource } from './raw-buffer.ts';
 import { SeriesScratch } from './series-scratch.ts';
 
 /** FlushOptions control how a buffer becomes parts. */
@@ -34,7 +34,7 @@ const YIELD_EVERY_ROWS = 64 * 1024;
  * sorted, duplicates resolved and deduplicated as in merges; deleted series are left out.
  * On failure every tmp dir written so far is returned through `written` for cleanup.
  */
-export async function writeBufferParts(buffers: readonly RawBuffer[], opts: FlushOptions, written: string[] = []): Promise<FlushedPart[]> {
+export async function writeBufferParts(buffers: readonly BufferSource[], opts: FlushOptions, written: string[] = []): Promise<FlushedPart[]> {
   const ids = unionSeriesIds(buffers);
   const writers = new Map<string, { name: string; dir: string; w: PartWriter }>();
   const s = new SeriesScratch();
@@ -90,7 +90,7 @@ function writeByPartition(s: SeriesScratch, id: number, writerOf: (p: string) =>
   }
 }
 
-function unionSeriesIds(buffers: readonly RawBuffer[]): Float64Array {
+function unionSeriesIds(buffers: readonly BufferSource[]): Float64Array {
   if (buffers.length === 1) return buffers[0]!.seriesIds();
   const all: number[] = [];
   for (const b of buffers) for (const id of b.seriesIds()) all.push(id);

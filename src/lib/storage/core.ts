@@ -76,7 +76,7 @@ export class StorageCore {
     this.seriesCache = new CacheGroup(opts.cacheBytes * CACHE_SHARES.series);
     this.labelsCache = new LruCache(opts.cacheBytes * CACHE_SHARES.labels);
     this.partitionOptions = { cache: caches.headersCache, logger: opts.logger, mergePolicy: opts.mergePolicy };
-    this.active = new RawBuffer(this.#gen);
+    this.active = new RawBuffer(this.#gen, opts.maxBufferedRows);
   }
 
   /** cacheSizes returns the byte budget of the caches built before the core (index, headers). */
@@ -111,13 +111,20 @@ export class StorageCore {
   sealActive(): RawBuffer {
     const b = this.active;
     this.sealed.push(b);
-    this.active = new RawBuffer(++this.#gen);
+    this.active = new RawBuffer(++this.#gen, this.opts.maxBufferedRows);
     return b;
   }
 
   /** buffers returns every buffer a search must read, newest last. */
   buffers(): RawBuffer[] {
     return [...this.sealed, this.active];
+  }
+
+  /** sealedRows counts rows in sealed buffers waiting for their flush. */
+  get sealedRows(): number {
+    let n = 0;
+    for (const b of this.sealed) n += b.rows;
+    return n;
   }
 
   /** pendingRows counts rows in buffers not yet written to parts. */

@@ -41,7 +41,7 @@ function runAndKill(args: string[], killWhen: (lines: string[]) => number | unde
 
 /** verify opens the directory and checks every acknowledged batch and the part row count. */
 async function verify(dir: string, base: number, series: number, acked: number[]): Promise<void> {
-  const s = await openStorage({ dataPath: dir, fsyncIntervalMs: -1, backgroundMerges: false });
+  const s = await openStorage({ dataPath: dir, fsyncIntervalMs: -1, backgroundMerges: false, backgroundThreads: 0 });
   try {
     const got = new Map<number, Map<number, number>>();
     for await (const x of s.searchSeries(query([[m('__name__', '=', 'crash')]], base - 1, base + 1e7), never())) {

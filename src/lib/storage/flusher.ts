@@ -1,82 +1,112 @@
 import { rmSync } from 'node:fs';
-import { writeBufferParts } from './buffer-flush.ts';
+import type { BackgroundRunner } from './background/runner.ts';
 import type { StorageCore } from './core.ts';
 import { errorMessage } from './errors.ts';
 
-// Flushes use a fast zstd level: their parts are small and soon merged away.
-const FLUSH_ZSTD_LEVEL = 1;
+// Flushed parts are not zstd-compressed: they are small and soon merged away, and a zstd call
+// costs ~10 µs of fixed overhead per block.
+const FLUSH_ZSTD_LEVEL = 0;
 
 /**
- * Flusher turns buffered rows into parts, one flush at a time. A flush:
- *  1. synchronously seals the WAL segment, the active buffer and the in-memory index table
- *     (every record in sealed segments is then in a sealed buffer or a frozen index table);
- *  2. writes the sealed buffers as parts (tmp dir, fsync, rename, manifest) and drops them from
- *     memory in the same synchronous step that makes the parts live, so searches never miss rows;
- *  3. writes the frozen index tables as index parts;
- *  4. deletes the sealed WAL segments.
- * A failure leaves buffers, tables and segments in place; the next flush retries them.
+ * Flusher turns buffered rows into parts in two steps.
+ *  seal() (synchronous, on the write path or a timer): rotates the WAL segment, seals the active
+ *    buffer and freezes the in-memory index table — every record in sealed segments is then in a
+ *    sealed buffer or a frozen index table;
+ *  the drain (asynchronous, one at a time): the background runner writes sealed buffers as parts
+ *    in tmp dirs; the main thread moves them into place, lists them in manifests and drops the
+ *    buffers in one synchronous step (searches never miss rows), writes frozen index tables as
+ *    index parts, and only then deletes the sealed WAL segments.
+ * A failed drain leaves buffers, tables and segments in place; the next drain retries them.
  */
 export class Flusher {
   readonly #core: StorageCore;
-  #chain: Promise<void> = Promise.resolve();
-  #queued: Promise<void> | undefined;
+  readonly #runner: BackgroundRunner;
+  #sealedSeq = 0;
+  #draining: Promise<void> | undefined;
   lastDurationMs = 0;
 
-  constructor(core: StorageCore) {
+  constructor(core: StorageCore, runner: BackgroundRunner) {
     this.#core = core;
+    this.#runner = runner;
   }
 
-  /** flush runs a flush after any in progress; concurrent callers share one queued flush. */
-  flush(): Promise<void> {
-    if (this.#queued) return this.#queued;
-    const run = this.#chain.then(async () => {
-      this.#queued = undefined;
-      await this.#flushOnce();
-    });
-    this.#queued = run;
-    this.#chain = run.catch(() => undefined);
-    return run;
-  }
-
-  /** busy reports whether a flush is running or queued. */
-  get busy(): boolean {
-    return this.#core.sealed.length > 0 || this.#queued !== undefined;
-  }
-
-  /** idle resolves when no flush is running. */
-  async idle(): Promise<void> {
-    await this.#chain;
-  }
-
-  async #flushOnce(): Promise<void> {
+  /** seal closes the active buffer for writes and starts draining; no-op when there is nothing new. */
+  seal(): void {
     const core = this.#core;
-    const started = performance.now();
-    const sealedSeq = core.wal.rotate();
+    if (core.active.rows === 0 && core.index.mutableItems === 0) return;
+    this.#sealedSeq = core.wal.rotate();
     core.sealActive();
     core.index.freeze(core.maxSeriesId);
-    const buffers = [...core.sealed];
-    const written: string[] = [];
-    try {
-      if (buffers.some((b) => b.rows > 0)) {
-        const parts = await writeBufferParts(buffers, {
-          zstdLevel: FLUSH_ZSTD_LEVEL,
-          dedupMs: core.opts.minScrapeIntervalMs,
-          isDeleted: core.isDeleted,
-          tmpDirOf: (partition, name) => core.partition(partition).tmpDir(name),
-          signal: new AbortController().signal,
-        }, written);
-        for (const f of parts) core.partition(f.partition).install(f);
+    this.#kick();
+  }
+
+  #kick(): void {
+    if (this.#draining) return;
+    this.#draining = this.#drain().finally(() => {
+      this.#draining = undefined;
+    });
+    this.#draining.catch((err: unknown) => this.#core.opts.logger.error({ err: errorMessage(err) }, 'cannot flush buffered rows; they stay in memory and in the WAL, retrying at the next flush'));
+  }
+
+  /** draining reports whether sealed data is being written now. */
+  get draining(): boolean {
+    return this.#draining !== undefined;
+  }
+
+  /** pending reports whether sealed data waits to be written. */
+  get pending(): boolean {
+    return this.#core.sealed.length > 0 || this.#core.index.frozenCount > 0;
+  }
+
+  /**
+   * flush seals what is buffered and resolves when everything sealed so far is in parts and the
+   * WAL is trimmed; rejects when writing fails.
+   */
+  async flush(): Promise<void> {
+    this.seal();
+    if (!this.#draining && this.pending) this.#kick();
+    while (this.#draining) await this.#draining;
+  }
+
+  /** idle resolves when no drain is running (it does not throw). */
+  async idle(): Promise<void> {
+    while (this.#draining) await this.#draining.catch(() => undefined);
+  }
+
+  async #drain(): Promise<void> {
+    const core = this.#core;
+    while (this.pending) {
+      const started = performance.now();
+      const buffers = [...core.sealed];
+      const seq = this.#sealedSeq;
+      try {
+        if (buffers.some((b) => b.rows > 0)) {
+          const parts = await this.#runner.flush({
+            buffers: buffers.map((b) => b.share()),
+            dataDir: core.paths.data,
+            zstdLevel: FLUSH_ZSTD_LEVEL,
+            dedupMs: core.opts.minScrapeIntervalMs,
+            deleted: core.deleted.sorted(),
+          }).catch((err: unknown) => {
+            throw new Error(`cannot write ${buffers.reduce((n, b) => n + b.rows, 0)} buffered rows as parts: ${errorMessage(err)}`, { cause: err });
+          });
+          try {
+            for (const f of parts) core.partition(f.partition).install(f);
+          } catch (err) {
+            for (const f of parts) rmSync(f.tmpDir, { recursive: true, force: true });
+            throw err;
+          }
+        }
+        core.sealed = core.sealed.filter((b) => !buffers.includes(b));
+        await core.index.flushFrozen();
+        core.wal.removeThrough(seq);
+        core.counters.flushes++;
+      } catch (err) {
+        core.counters.flushErrors++;
+        throw err;
+      } finally {
+        this.lastDurationMs = performance.now() - started;
       }
-      core.sealed = core.sealed.filter((b) => !buffers.includes(b));
-      await core.index.flushFrozen();
-      core.wal.removeThrough(sealedSeq);
-      core.counters.flushes++;
-    } catch (err) {
-      core.counters.flushErrors++;
-      for (const dir of written) rmSync(dir, { recursive: true, force: true });
-      throw new Error(`cannot flush ${buffers.reduce((n, b) => n + b.rows, 0)} buffered rows: ${errorMessage(err)}`, { cause: err });
-    } finally {
-      this.lastDurationMs = performance.now() - started;
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { StorageCore } from './core.ts';
 import { errorMessage } from './errors.ts';
-import type { MergeOptions } from './part-merge.ts';
+import type { BackgroundRunner } from './background/runner.ts';
+import type { MergeSettings } from './partition.ts';
 import { retentionMinTs } from './retention.ts';
 
 /**
@@ -10,23 +11,26 @@ import { retentionMinTs } from './retention.ts';
  */
 export class Merger {
   readonly #core: StorageCore;
+  readonly #runner: BackgroundRunner;
   readonly #abort = new AbortController();
   #running: Promise<void> | undefined;
   #again = false;
 
-  constructor(core: StorageCore) {
+  constructor(core: StorageCore, runner: BackgroundRunner) {
     this.#core = core;
+    this.#runner = runner;
   }
 
-  #options(): MergeOptions {
+  #options(): MergeSettings {
     const core = this.#core;
     return {
       zstdLevel: core.opts.zstdLevel,
       dedupMs: core.opts.minScrapeIntervalMs,
       minTs: retentionMinTs(core.opts.now(), core.opts.retentionMs),
       maxTs: Infinity,
-      isDeleted: core.isDeleted,
+      deleted: core.deleted.sorted(),
       signal: this.#abort.signal,
+      runner: this.#runner,
     };
   }
 

@@ -26,7 +26,7 @@ export interface StorageOptions {
   readonly fsyncIntervalMs?: number;
   /** flushIntervalMs turns buffered rows into parts at least this often; default 2000. */
   readonly flushIntervalMs?: number;
-  /** maxBufferedRows flushes the buffer early when it holds this many rows; default 2^20. */
+  /** maxBufferedRows seals the buffer for a flush when it holds this many rows (20 bytes each); default 2^19. */
   readonly maxBufferedRows?: number;
   /** snapshotsMaxAgeMs deletes snapshots older than this (0 = keep, the default). */
   readonly snapshotsMaxAgeMs?: number;
@@ -34,6 +34,11 @@ export interface StorageOptions {
   readonly maintenanceIntervalMs?: number;
   /** backgroundMerges: merge small parts automatically (default true). */
   readonly backgroundMerges?: boolean;
+  /**
+   * backgroundThreads: flushes and merges run in a worker thread (1, the default) or on the
+   * calling thread (0), where they share the event loop with ingestion and queries.
+   */
+  readonly backgroundThreads?: number;
   /** zstdLevel for parts written by merges (flushes use level 1); default 3. */
   readonly zstdLevel?: number;
   readonly mergePolicy?: MergePolicy;
@@ -58,10 +63,11 @@ export const DEFAULTS = {
   cacheBytes: 256 * 2 ** 20,
   fsyncIntervalMs: 1000,
   flushIntervalMs: 2000,
-  maxBufferedRows: 2 ** 20,
+  maxBufferedRows: 2 ** 19,
   snapshotsMaxAgeMs: 0,
   maintenanceIntervalMs: 60_000,
   backgroundMerges: true,
+  backgroundThreads: 1,
   zstdLevel: 3,
   bigPartBytes: 16 * 2 ** 20,
 } as const;
@@ -80,7 +86,7 @@ export function resolveOptions(o: StorageOptions): ResolvedOptions {
   for (const k of positive) {
     if (!(Number.isFinite(r[k]) && r[k] > 0)) throw new Error(`cannot open storage at "${o.dataPath}": option ${k} must be a positive number, got ${String(r[k])}`);
   }
-  for (const k of ['minScrapeIntervalMs', 'snapshotsMaxAgeMs'] as const) {
+  for (const k of ['minScrapeIntervalMs', 'snapshotsMaxAgeMs', 'backgroundThreads'] as const) {
     if (!(Number.isFinite(r[k]) && r[k] >= 0)) throw new Error(`cannot open storage at "${o.dataPath}": option ${k} must be >= 0, got ${String(r[k])}`);
   }
   if (!Number.isFinite(r.fsyncIntervalMs)) throw new Error(`cannot open storage at "${o.dataPath}": option fsyncIntervalMs must be a number`);

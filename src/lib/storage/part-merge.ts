@@ -1,7 +1,7 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { PartBlockStream, type DataPart } from './data-part.ts';
 import { normalizeSamples } from './dedup.ts';
-import type { PartMeta } from './part-format.ts';
+import type { BlockHeaders, PartMeta } from './part-format.ts';
 import { PartWriter } from './part-writer.ts';
 import { SeriesScratch } from './series-scratch.ts';
 
@@ -39,16 +39,18 @@ export async function mergeParts(inputs: readonly DataPart[], outDir: string, op
       for (const st of streams) if (st.seriesId < id) id = st.seriesId;
       if (id === Infinity) break;
       const deleted = opts.isDeleted(id);
-      s.reset();
+      // Blocks are read in time order, so series whose parts do not overlap in time come out
+      // sorted and skip the sort in normalizeSamples.
+      const blocks: { st: PartBlockStream; h: BlockHeaders; j: number }[] = [];
       for (const st of streams) {
-        for (; st.seriesId === id; st.next()) {
-          if (deleted) continue;
-          const h = st.headers!;
-          const j = st.index;
-          s.ensure(h.rows[j]!);
-          st.part.readBlock(h, j, s.ts, s.vals, s.n);
-          s.n += h.rows[j]!;
-        }
+        for (; st.seriesId === id; st.next()) if (!deleted) blocks.push({ st, h: st.headers!, j: st.index });
+      }
+      if (blocks.length > 1) blocks.sort((a, b) => a.h.minTs[a.j]! - b.h.minTs[b.j]!);
+      s.reset();
+      for (const { st, h, j } of blocks) {
+        s.ensure(h.rows[j]!);
+        st.part.readBlock(h, j, s.ts, s.vals, s.n);
+        s.n += h.rows[j]!;
       }
       if (s.n === 0) continue;
       sinceYield += s.n;

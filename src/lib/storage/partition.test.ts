@@ -7,8 +7,8 @@ import { SeriesBlockCursor } from './data-part.ts';
 import { silentLogger } from './logger.ts';
 import { LruCache } from './lru-cache.ts';
 import { MAX_BLOCK_ROWS } from './part-format.ts';
-import type { MergeOptions } from './part-merge.ts';
-import { Partition } from './partition.ts';
+import { InlineRunner } from './background/runner.ts';
+import { type MergeSettings, Partition } from './partition.ts';
 import { partitionNameOf } from './partition-name.ts';
 import { RawBuffer } from './raw-buffer.ts';
 import { SeriesScratch } from './series-scratch.ts';
@@ -26,8 +26,9 @@ function newDir(): string {
 
 const JAN = Date.UTC(2024, 0, 10);
 const opts = () => ({ cache: new LruCache<never>(1 << 20), logger: silentLogger });
-const mergeOpts = (over: Partial<MergeOptions> = {}): MergeOptions => ({
-  zstdLevel: 3, dedupMs: 0, minTs: -Infinity, maxTs: Infinity, isDeleted: () => false, signal: new AbortController().signal, ...over,
+const mergeOpts = (over: Partial<MergeSettings> = {}): MergeSettings => ({
+  zstdLevel: 3, dedupMs: 0, minTs: -Infinity, maxTs: Infinity, deleted: new Float64Array(0), signal: new AbortController().signal,
+  runner: new InlineRunner(), ...over,
 });
 
 /** read returns every sample of series id in partition p within [minTs, maxTs]. */
@@ -115,7 +116,7 @@ describe('data parts', () => {
     await flush(dataDir, parts, [[1, JAN + 10_000, 0], [3, JAN + 30_000, 8]]);
     const p = parts.get('2024_01')!;
     expect(p.parts).toHaveLength(3);
-    await p.forceMerge(mergeOpts({ isDeleted: (id) => id === 2, minTs: JAN + 1 }));
+    await p.forceMerge(mergeOpts({ deleted: Float64Array.from([2]), minTs: JAN + 1 }));
     expect(p.parts).toHaveLength(1);
     expect(readdirSync(p.dir).filter((f) => f !== 'tmp').sort()).toEqual([p.parts[0]!.name, 'parts.json']);
     expect(read(p, 1)).toEqual([[JAN + 5_000, 3], [JAN + 10_000, 2], [JAN + 20_000, 4]]);
@@ -136,7 +137,7 @@ describe('data parts', () => {
     const parts = new Map<string, Partition>();
     await flush(dataDir, parts, [[1, JAN, 1]]);
     const p = parts.get('2024_01')!;
-    await p.forceMerge(mergeOpts({ isDeleted: () => true }), true);
+    await p.forceMerge(mergeOpts({ deleted: Float64Array.from([1]) }), true);
     expect(p.parts).toHaveLength(0);
     p.close();
     mkdirSync(join(p.dir, 'tmp', 'x'), { recursive: true });

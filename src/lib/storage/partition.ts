@@ -9,8 +9,21 @@ import type { LruCache } from './lru-cache.ts';
 import { MANIFEST_FILE, readManifest, writeManifest } from './manifest.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from './merge-policy.ts';
 import type { BlockHeaders } from './part-format.ts';
-import { type MergeOptions, mergeParts } from './part-merge.ts';
+import type { BackgroundRunner } from './background/runner.ts';
 import { partitionRange } from './partition-name.ts';
+
+/** MergeSettings say how a merge treats samples, and who runs it. */
+export interface MergeSettings {
+  readonly zstdLevel: number;
+  readonly dedupMs: number;
+  /** minTs/maxTs: samples outside are dropped (retention). */
+  readonly minTs: number;
+  readonly maxTs: number;
+  /** deleted lists deleted series IDs, sorted; their samples are dropped. */
+  readonly deleted: Float64Array;
+  readonly signal: AbortSignal;
+  readonly runner: BackgroundRunner;
+}
 
 /** PartitionOptions are shared by all partitions of a storage. */
 export interface PartitionOptions {
@@ -105,7 +118,7 @@ export class Partition {
   }
 
   /** mergeOnce runs one merge the policy finds worth it; returns whether it merged. */
-  async mergeOnce(opts: MergeOptions): Promise<boolean> {
+  async mergeOnce(opts: MergeSettings): Promise<boolean> {
     const names = pickPartsToMerge(this.#candidates(), this.#opts.mergePolicy ?? DEFAULT_MERGE_POLICY);
     if (names.length === 0) return false;
     await this.#merge(names, opts);
@@ -116,7 +129,7 @@ export class Partition {
    * forceMerge merges every part into as few as the size cap allows (also a lone part when
    * `rewriteSingle`, so retention and deletions are applied to it).
    */
-  async forceMerge(opts: MergeOptions, rewriteSingle = false): Promise<void> {
+  async forceMerge(opts: MergeSettings, rewriteSingle = false): Promise<void> {
     const c = this.#candidates();
     const max = (this.#opts.mergePolicy ?? DEFAULT_MERGE_POLICY).maxOutputBytes;
     const groups = c.length === 1 && rewriteSingle ? [[c[0]!.name]] : pickPartsForForceMerge(c, max);
@@ -127,7 +140,7 @@ export class Partition {
     return this.#parts.filter((p) => !this.#merging.has(p.name)).map((p) => ({ name: p.name, sizeBytes: p.meta.sizeBytes }));
   }
 
-  async #merge(names: string[], opts: MergeOptions): Promise<void> {
+  async #merge(names: string[], opts: MergeSettings): Promise<void> {
     const inputs = this.#parts.filter((p) => names.includes(p.name));
     for (const p of inputs) {
       this.#merging.add(p.name);
@@ -137,7 +150,8 @@ export class Partition {
     const name = newPartName();
     const tmp = this.tmpDir(name);
     try {
-      const meta = await mergeParts(inputs, tmp, opts);
+      const { runner, signal, ...settings } = opts;
+      const meta = await runner.merge({ ...settings, partitionDir: this.dir, inputs: inputs.map((p) => p.name), outName: name }, signal);
       if (this.#dropped) return;
       const output = meta ? [this.#moveIn(tmp, name)] : [];
       this.#parts = [...this.#parts.filter((p) => !inputs.includes(p)), ...output];

@@ -1,17 +1,55 @@
 /**
+ * BufferSource is what a flush reads from a buffer: its series and their samples.
+ */
+export interface BufferSource {
+  readonly rows: number;
+  /** seriesIds returns the IDs of all series in the buffer, ascending. */
+  seriesIds(): Float64Array;
+  /** rowsOf returns how many samples series id has here (0 when none). */
+  rowsOf(id: number): number;
+  /** copySeries appends the samples of series id to outTs/outVals from off (arrival order); returns the count. */
+  copySeries(id: number, outTs: Float64Array, outVals: Float64Array, off: number): number;
+}
+
+/** SharedBufferData is a sealed buffer's memory as handed to a background thread (no copy). */
+export interface SharedBufferData {
+  readonly rows: number;
+  readonly slots: number;
+  readonly ts: Float64Array;
+  readonly vals: Float64Array;
+  readonly next: Int32Array;
+  readonly slotIds: Float64Array;
+  readonly slotHead: Int32Array;
+  readonly slotRows: Uint32Array;
+}
+
+function sharedF64(n: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(n * 8));
+}
+
+function sharedI32(n: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(n * 4));
+}
+
+function sharedU32(n: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(n * 4));
+}
+
+/**
  * RawBuffer holds freshly written samples before they become a part: three parallel typed arrays
  * (timestamp, value, index of the series' next row) plus, per series in the buffer (a "slot"),
  * the head and tail of its row chain. Appending is O(1) with no allocation per sample; reading
- * one series walks its chain; a flush visits series in ID order. One buffer per flush
- * generation: the write path appends to the active buffer, sealed ones are read-only.
+ * one series walks its chain. The arrays live in SharedArrayBuffers so a background thread can
+ * write a sealed buffer into a part while the main thread still serves searches from it.
+ * One buffer per flush generation: the write path appends to the active one; sealed ones are
+ * read-only.
  */
-export class RawBuffer {
+export class RawBuffer implements BufferSource {
   /** gen identifies this buffer; series refs cache (gen, slot) to skip the slot lookup. */
   readonly gen: number;
+  readonly #maxRows: number;
   rows = 0;
   slots = 0;
-  minTs = Infinity;
-  maxTs = -Infinity;
   #ts: Float64Array;
   #vals: Float64Array;
   #next: Int32Array;
@@ -21,15 +59,18 @@ export class RawBuffer {
   #slotRows: Uint32Array;
   readonly #idToSlot = new Map<number, number>();
 
-  constructor(gen: number, initialRows = 1024, initialSlots = 256) {
+  /** maxRows is where growth stops doubling (the flush size); the buffer can still grow past it. */
+  constructor(gen: number, maxRows = 1 << 20, initialRows = 1024, initialSlots = 256) {
     this.gen = gen;
-    this.#ts = new Float64Array(initialRows);
-    this.#vals = new Float64Array(initialRows);
-    this.#next = new Int32Array(initialRows);
-    this.#slotIds = new Float64Array(initialSlots);
-    this.#slotHead = new Int32Array(initialSlots);
+    this.#maxRows = maxRows;
+    const rows = Math.min(initialRows, maxRows);
+    this.#ts = sharedF64(rows);
+    this.#vals = sharedF64(rows);
+    this.#next = sharedI32(rows);
+    this.#slotIds = sharedF64(initialSlots);
+    this.#slotHead = sharedI32(initialSlots);
     this.#slotTail = new Int32Array(initialSlots);
-    this.#slotRows = new Uint32Array(initialSlots);
+    this.#slotRows = sharedU32(initialSlots);
   }
 
   /** slotOf returns the slot of series id, creating it when absent. */
@@ -59,17 +100,17 @@ export class RawBuffer {
     this.#slotTail[slot] = i;
     this.#slotRows[slot]!++;
     this.rows = i + 1;
-    if (ts < this.minTs) this.minTs = ts;
-    if (ts > this.maxTs) this.maxTs = ts;
   }
 
   #growRows(): void {
-    const cap = this.#ts.length * 2;
-    const ts = new Float64Array(cap);
+    const old = this.#ts.length;
+    // Doubling stops at maxRows, so a buffer flushed at maxRows never holds twice that.
+    const cap = old < this.#maxRows ? Math.min(old * 2, this.#maxRows) : old + (old >> 2);
+    const ts = sharedF64(cap);
     ts.set(this.#ts);
-    const vals = new Float64Array(cap);
+    const vals = sharedF64(cap);
     vals.set(this.#vals);
-    const next = new Int32Array(cap);
+    const next = sharedI32(cap);
     next.set(this.#next);
     this.#ts = ts;
     this.#vals = vals;
@@ -78,51 +119,84 @@ export class RawBuffer {
 
   #growSlots(): void {
     const cap = this.#slotIds.length * 2;
-    const grow = <T extends Float64Array | Int32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(cap);
-      b.set(a);
-      return b;
-    };
-    this.#slotIds = grow(this.#slotIds, (n) => new Float64Array(n));
-    this.#slotHead = grow(this.#slotHead, (n) => new Int32Array(n));
-    this.#slotTail = grow(this.#slotTail, (n) => new Int32Array(n));
-    this.#slotRows = grow(this.#slotRows, (n) => new Uint32Array(n));
+    const ids = sharedF64(cap);
+    ids.set(this.#slotIds);
+    const head = sharedI32(cap);
+    head.set(this.#slotHead);
+    const tail = new Int32Array(cap);
+    tail.set(this.#slotTail);
+    const rows = sharedU32(cap);
+    rows.set(this.#slotRows);
+    this.#slotIds = ids;
+    this.#slotHead = head;
+    this.#slotTail = tail;
+    this.#slotRows = rows;
   }
 
-  /** hasSeries reports whether the buffer holds samples of series id. */
-  hasSeries(id: number): boolean {
-    return this.#idToSlot.has(id);
-  }
-
-  /** rowsOf returns how many samples series id has here (0 when none). */
   rowsOf(id: number): number {
     const s = this.#idToSlot.get(id);
     return s === undefined ? 0 : this.#slotRows[s]!;
   }
 
-  /**
-   * copySeries appends the samples of series id to outTs/outVals from off (in arrival order) and
-   * returns how many it copied; the caller sized the arrays with rowsOf().
-   */
   copySeries(id: number, outTs: Float64Array, outVals: Float64Array, off: number): number {
     const s = this.#idToSlot.get(id);
-    if (s === undefined) return 0;
-    let n = 0;
-    for (let i = this.#slotHead[s]!; i >= 0; i = this.#next[i]!) {
-      outTs[off + n] = this.#ts[i]!;
-      outVals[off + n] = this.#vals[i]!;
-      n++;
-    }
-    return n;
+    return s === undefined ? 0 : copyChain(this.#slotHead[s]!, this.#next, this.#ts, this.#vals, outTs, outVals, off);
   }
 
-  /** seriesIds returns the IDs of all series in the buffer, ascending. */
   seriesIds(): Float64Array {
     return this.#slotIds.slice(0, this.slots).sort();
   }
 
+  /** share returns the buffer's memory for a background thread; the buffer must be sealed. */
+  share(): SharedBufferData {
+    return {
+      rows: this.rows, slots: this.slots, ts: this.#ts, vals: this.#vals, next: this.#next,
+      slotIds: this.#slotIds, slotHead: this.#slotHead, slotRows: this.#slotRows,
+    };
+  }
+
   /** bytes is the memory held by the arrays. */
   get bytes(): number {
-    return this.#ts.byteLength * 2 + this.#next.byteLength + this.#slotIds.byteLength * 2 + this.#slotHead.byteLength * 2 + this.slots * 40;
+    return this.#ts.length * 20 + this.#slotIds.length * 24 + this.slots * 40;
+  }
+}
+
+function copyChain(head: number, next: Int32Array, ts: Float64Array, vals: Float64Array, outTs: Float64Array, outVals: Float64Array, off: number): number {
+  let n = 0;
+  for (let i = head; i >= 0; i = next[i]!) {
+    outTs[off + n] = ts[i]!;
+    outVals[off + n] = vals[i]!;
+    n++;
+  }
+  return n;
+}
+
+/** SharedBufferView reads a buffer shared by another thread (see RawBuffer.share). */
+export class SharedBufferView implements BufferSource {
+  readonly #d: SharedBufferData;
+  readonly #idToSlot = new Map<number, number>();
+
+  constructor(d: SharedBufferData) {
+    this.#d = d;
+    for (let s = 0; s < d.slots; s++) this.#idToSlot.set(d.slotIds[s]!, s);
+  }
+
+  get rows(): number {
+    return this.#d.rows;
+  }
+
+  seriesIds(): Float64Array {
+    return this.#d.slotIds.slice(0, this.#d.slots).sort();
+  }
+
+  rowsOf(id: number): number {
+    const s = this.#idToSlot.get(id);
+    return s === undefined ? 0 : this.#d.slotRows[s]!;
+  }
+
+  copySeries(id: number, outTs: Float64Array, outVals: Float64Array, off: number): number {
+    const s = this.#idToSlot.get(id);
+    const d = this.#d;
+    return s === undefined ? 0 : copyChain(d.slotHead[s]!, d.next, d.ts, d.vals, outTs, outVals, off);
   }
 }

@@ -10,8 +10,6 @@ export class CacheGroup {
   readonly maxBytes: number;
   #bytes = 0;
   readonly #members = new Set<GenCache<unknown>>();
-  hits = 0;
-  misses = 0;
   rotations = 0;
 
   constructor(maxBytes: number) {
@@ -36,6 +34,19 @@ export class CacheGroup {
     this.#members.delete(c);
   }
 
+  /** hits and misses sum the members' counters. */
+  get hits(): number {
+    let n = 0;
+    for (const m of this.#members) n += m.hits;
+    return n;
+  }
+
+  get misses(): number {
+    let n = 0;
+    for (const m of this.#members) n += m.misses;
+    return n;
+  }
+
   /** entries counts entries over all members (both generations). */
   get entries(): number {
     let n = 0;
@@ -58,6 +69,8 @@ export class GenCache<V> {
   #prev = new Map<string, V>();
   #curBytes = 0;
   #prevBytes = 0;
+  hits = 0;
+  misses = 0;
 
   constructor(group: CacheGroup) {
     this.#group = group;
@@ -67,15 +80,15 @@ export class GenCache<V> {
   get(key: string): V | undefined {
     const v = this.#cur.get(key);
     if (v !== undefined) {
-      this.#group.hits++;
+      this.hits++;
       return v;
     }
     const old = this.#prev.get(key);
     if (old === undefined) {
-      this.#group.misses++;
+      this.misses++;
       return undefined;
     }
-    this.#group.hits++;
+    this.hits++;
     this.#put(key, old);
     return old;
   }

@@ -85,6 +85,26 @@ describe('Storage write and read', () => {
   });
 });
 
+describe('Storage with a background worker thread', () => {
+  it('flushes, merges and drops deleted series through the worker', async () => {
+    const dir = dirs.make();
+    const clock = new FakeClock();
+    const s = await openTest(dir, clock, { backgroundThreads: 1, maxBufferedRows: 4 });
+    for (let i = 0; i < 5; i++) {
+      await s.addRows(DEFAULT_TENANT, [row({ __name__: 'up', job: 'a' }, T0 - 10_000 + i, i), row({ __name__: 'up', job: 'b' }, T0 - 10_000 + i, -i)]);
+    }
+    await s.forceFlush();
+    expect(s.stats().tiers.small.parts).toBeGreaterThanOrEqual(2);
+    await s.deleteSeries(query([[m('job', '=', 'b')]], 0, 0), never());
+    await s.forceMerge();
+    const st = s.stats();
+    expect(st.tiers.small.parts).toBe(1);
+    expect(st.tiers.small.rows).toBe(5);
+    expect(await collect(s.searchSeries(upQ(), never()))).toEqual({ '{__name__=up,job=a}': [0, 1, 2, 3, 4].map((i) => [T0 - 10_000 + i, i]) });
+    await s.close();
+  });
+});
+
 describe('Storage deletion', () => {
   it('hides deleted series at once, survives restarts, and merges drop their samples', async () => {
     const dir = dirs.make();

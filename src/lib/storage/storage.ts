@@ -5,6 +5,7 @@ import type {
 import type { StorageCore } from './core.ts';
 import { ByteWriter } from './encoding/bytes.ts';
 import { errorMessage } from './errors.ts';
+import { type BackgroundRunner, createRunner } from './background/runner.ts';
 import { Flusher } from './flusher.ts';
 import type { DirLock } from './lock.ts';
 import { Merger } from './merger.ts';
@@ -35,6 +36,7 @@ export class Storage implements Searcher, Deleter, Inserter {
   readonly #core: StorageCore;
   readonly #opts: ResolvedOptions;
   readonly #lock: DirLock;
+  readonly #runner: BackgroundRunner;
   readonly #write: WritePath;
   readonly #flusher: Flusher;
   readonly #merger: Merger;
@@ -48,8 +50,9 @@ export class Storage implements Searcher, Deleter, Inserter {
     this.#opts = core.opts;
     this.#lock = lock;
     this.#write = new WritePath(core);
-    this.#flusher = new Flusher(core);
-    this.#merger = new Merger(core);
+    this.#runner = createRunner(core.opts.backgroundThreads, core.opts.logger);
+    this.#flusher = new Flusher(core, this.#runner);
+    this.#merger = new Merger(core, this.#runner);
   }
 
   /** open is openStorage. */
@@ -63,9 +66,7 @@ export class Storage implements Searcher, Deleter, Inserter {
   }
 
   #startTimers(): void {
-    const flushTimer = setInterval(() => {
-      if (this.#core.active.rows > 0 || this.#core.index.mutableItems > 0 || this.#core.sealed.length > 0) this.#backgroundFlush();
-    }, this.#opts.flushIntervalMs);
+    const flushTimer = setInterval(() => this.#backgroundFlush(), this.#opts.flushIntervalMs);
     const maintenance = setInterval(() => {
       this.#maintain().catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err) }, 'storage maintenance failed'));
     }, this.#opts.maintenanceIntervalMs);
@@ -76,6 +77,7 @@ export class Storage implements Searcher, Deleter, Inserter {
   }
 
   #backgroundFlush(): void {
+    if (this.#core.active.rows === 0 && this.#core.index.mutableItems === 0 && !this.#flusher.pending) return;
     this.#flusher.flush().then(
       () => {
         if (this.#opts.backgroundMerges && !this.#closing) this.#merger.kick();
@@ -101,10 +103,13 @@ export class Storage implements Searcher, Deleter, Inserter {
     search.checkTenant(tenant);
     if (rows.length === 0) return;
     // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
-    while (this.#core.pendingRows >= this.#opts.maxBufferedRows * 3 && this.#flusher.busy) await this.#flusher.idle();
+    while (this.#core.sealedRows >= this.#opts.maxBufferedRows * 2 && this.#flusher.draining) await this.#flusher.idle();
     this.#checkOpen();
     const rej = this.#write.writeRows(tenant, rows);
-    if (this.#core.active.rows >= this.#opts.maxBufferedRows) this.#backgroundFlush();
+    if (this.#core.active.rows >= this.#opts.maxBufferedRows) {
+      this.#flusher.seal();
+      if (this.#opts.backgroundMerges) void this.#flusher.idle().then(() => this.#closing || this.#merger.kick());
+    }
     if (this.#opts.fsyncIntervalMs === 0) await this.#core.wal.sync();
     if (rej.total === 0) return;
     this.#warnRetention(rej.retentionMessage());
@@ -276,6 +281,7 @@ export class Storage implements Searcher, Deleter, Inserter {
     } catch (err) {
       this.#opts.logger.error({ err: errorMessage(err) }, 'cannot flush at close; the WAL keeps the rows for the next start');
     }
+    await this.#runner.close();
     await this.#core.wal.close();
     this.#core.index.close();
     for (const p of this.#core.partitions.values()) p.close();

@@ -80,6 +80,7 @@ export class TenantState {
 export class DeletedSeries {
   readonly #ids = new Set<number>();
   readonly #perTenant = new Map<string, number>();
+  #sorted: Float64Array | undefined;
 
   has(id: number): boolean {
     return this.#ids.has(id);
@@ -89,6 +90,7 @@ export class DeletedSeries {
   add(id: number, tenantName: string): boolean {
     if (this.#ids.has(id)) return false;
     this.#ids.add(id);
+    this.#sorted = undefined;
     this.#perTenant.set(tenantName, (this.#perTenant.get(tenantName) ?? 0) + 1);
     return true;
   }
@@ -99,5 +101,11 @@ export class DeletedSeries {
 
   get size(): number {
     return this.#ids.size;
+  }
+
+  /** sorted returns the deleted IDs ascending (shared; do not modify). */
+  sorted(): Float64Array {
+    this.#sorted ??= Float64Array.from(this.#ids).sort();
+    return this.#sorted;
   }
 }

@@ -23,7 +23,8 @@ export type WalRecord =
 
 /**
  * SamplesRecord is a samples record being filled by the write path: ids, timestamps and values
- * are views into the record's own buffer, room for `capacity` rows.
+ * are views into the record's own buffer, room for `capacity` rows. Reusable: after seal(n) and
+ * the write of its bytes, filling the arrays again starts the next record.
  */
 export class SamplesRecord {
   readonly capacity: number;
@@ -41,8 +42,9 @@ export class SamplesRecord {
   }
 
   /**
-   * seal returns the record bytes for the first n rows (moving the arrays together when rows
-   * were skipped) with length and CRC filled in. The arrays must not be used afterwards.
+   * seal returns the record bytes for the first n rows (moving the arrays together when fewer
+   * than capacity rows were filled) with length and CRC filled in. The timestamps of the record
+   * are then at sealedTimestamps(n) and values at sealedValues(n), until the arrays are refilled.
    */
   seal(n: number): Uint8Array {
     const bytes = new Uint8Array(this.buffer);
@@ -58,6 +60,16 @@ export class SamplesRecord {
     const out = bytes.subarray(0, total);
     view.setUint32(4, crc32(out.subarray(RECORD_HEADER_BYTES)), true);
     return out;
+  }
+
+  /** sealedTimestamps returns the timestamps of a record sealed with n rows. */
+  sealedTimestamps(n: number): Float64Array {
+    return new Float64Array(this.buffer, 16 + 8 * n, n);
+  }
+
+  /** sealedValues returns the values of a record sealed with n rows. */
+  sealedValues(n: number): Float64Array {
+    return new Float64Array(this.buffer, 16 + 16 * n, n);
   }
 }
 

@@ -60,6 +60,8 @@ export class Wal {
   #writes = 0;
   #synced = 0;
   #syncing: Promise<void> | undefined;
+  // fsyncs of rotated segments, chained so that awaiting the last covers all of them.
+  #rotationChain: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
   /** bytesWritten counts every byte appended since open. */
@@ -156,6 +158,8 @@ export class Wal {
       this.#syncing ??= this.#doSync();
       await this.#syncing;
     }
+    // Appends that went to a segment rotated since are covered by its (chained) fsync.
+    await this.#rotationChain;
   }
 
   async #doSync(): Promise<void> {
@@ -171,26 +175,35 @@ export class Wal {
   }
 
   /**
-   * rotate seals the current segment (fsynced unless the policy never fsyncs) and starts the
-   * next one. Returns the sealed segment's number: every record appended so far is in a segment
-   * <= that number.
+   * rotate seals the current segment and starts the next one; returns the sealed segment's
+   * number (every record appended so far is in a segment <= it). The sealed segment is fsynced
+   * in the background (unless the policy never fsyncs); sync() waits for that too.
    */
   rotate(): number {
     const sealed = this.#seq;
     const oldFd = this.#fd;
-    if (this.#opts.fsyncIntervalMs >= 0) {
-      fdatasyncSync(oldFd);
-      this.fsyncs++;
-    }
-    this.#synced = this.#writes;
     this.#seq++;
     this.#fd = this.#openSegment(this.#seq);
     this.#sealedBytes += this.#segmentBytes;
     this.#segmentBytes = 0;
+    this.#synced = this.#writes;
     // An fdatasync in flight on the old descriptor must finish before it is closed.
-    const pending = this.#syncing;
-    if (pending) void pending.finally(() => closeSync(oldFd)).catch(() => undefined);
-    else closeSync(oldFd);
+    const inFlight = this.#syncing?.catch(() => undefined);
+    const prev = this.#rotationChain;
+    const policy = this.#opts.fsyncIntervalMs;
+    this.#rotationChain = (async () => {
+      await inFlight;
+      try {
+        if (policy >= 0) {
+          await fdatasyncAsync(oldFd);
+          this.fsyncs++;
+        }
+      } finally {
+        closeSync(oldFd);
+      }
+      await prev;
+    })();
+    this.#rotationChain.catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err), segment: segmentName(sealed) }, 'cannot fsync a rotated WAL segment'));
     return sealed;
   }
 
@@ -214,6 +227,7 @@ export class Wal {
     if (this.#closed) return;
     if (this.#timer) clearInterval(this.#timer);
     await this.#syncing?.catch(() => undefined);
+    await this.#rotationChain.catch(() => undefined);
     this.#closed = true;
     if (this.#opts.fsyncIntervalMs >= 0) fdatasyncSync(this.#fd);
     closeSync(this.#fd);

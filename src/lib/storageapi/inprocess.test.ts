@@ -6,7 +6,7 @@ import { openInProcessStorageApi } from './inprocess.ts';
 
 describeStorageApiContract('in-process storage', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-contract-'));
-  const { api, storage } = await openInProcessStorageApi({ dataPath: dir, fsyncIntervalMs: -1 });
+  const { api, storage } = await openInProcessStorageApi({ dataPath: dir, fsyncIntervalMs: -1, backgroundThreads: 0 });
   return {
     api,
     maxLabelsPerTimeseries: 30,
@@ -17,7 +17,8 @@ describeStorageApiContract('in-process storage', async () => {
   };
 });
 
-// The same contract holds once everything is flushed into parts and merged.
+// The same contract holds once everything is flushed into parts and merged (by the default
+// background worker thread).
 describeStorageApiContract('in-process storage, data in merged parts', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-contract-'));
   const { api, storage } = await openInProcessStorageApi({ dataPath: dir, fsyncIntervalMs: -1 });

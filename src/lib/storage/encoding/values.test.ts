@@ -115,6 +115,7 @@ describe('timestamp encoding', () => {
     f([1000, 61000], TS_CONST_DELTA, 3);
     f(Array.from({ length: 1440 }, (_, i) => 1.7e12 + i * 60_000), TS_CONST_DELTA, 3);
     f([-5000, -10, 0, 7, 100_000_000_000], TS_DELTA_OF_DELTA, 20);
-    f(Array.from({ length: 500 }, (_, i) => 1.7e12 + i * 15_000 + (i % 3)), TS_DELTA_OF_DELTA, 200);
+    f(Array.from({ length: 500 }, (_, i) => 1.7e12 + i * 15_000 + (i % 3)), TS_DELTA_OF_DELTA, 520);
+    f(Array.from({ length: 5000 }, (_, i) => 1.7e12 + i * 15_000 + (i % 3)), TS_DELTA_OF_DELTA, 600);
   });
 });

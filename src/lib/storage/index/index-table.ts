@@ -304,6 +304,11 @@ export class IndexTable {
     return { parts: this.#parts.length, partsBytes: bytes, items, memItems, memBytes, mergesDone: this.#mergesDone, mergesRunning: this.#mergesRunning };
   }
 
+  /** frozenCount counts frozen tables waiting for flushFrozen. */
+  get frozenCount(): number {
+    return this.#frozen.length;
+  }
+
   /** mutableItems counts items added since the last freeze. */
   get mutableItems(): number {
     return this.#mutable.itemsCount;

@@ -35,7 +35,11 @@ export class FakeClock {
   now = (): number => this.t;
 }
 
-/** open opens a storage with test-friendly options (no background timers firing during a test). */
+/**
+ * openTest opens a storage with test-friendly options: no timers firing during a test, flushes
+ * and merges on the test's thread (a worker thread costs ~200 ms to start; the worker path has
+ * its own tests).
+ */
 export function openTest(dataPath: string, clock: FakeClock, over: Partial<StorageOptions> = {}): Promise<Storage> {
   return openStorage({
     dataPath,
@@ -44,6 +48,7 @@ export function openTest(dataPath: string, clock: FakeClock, over: Partial<Stora
     maintenanceIntervalMs: 3_600_000,
     fsyncIntervalMs: -1,
     backgroundMerges: false,
+    backgroundThreads: 0,
     ...over,
   });
 }

@@ -1,0 +1,104 @@
+import { Worker } from 'node:worker_threads';
+import type { FlushedPart } from '../buffer-flush.ts';
+import type { StorageLogger } from '../logger.ts';
+import { LruCache } from '../lru-cache.ts';
+import type { BlockHeaders, PartMeta } from '../part-format.ts';
+import { type FlushRequest, type MergeRequest, runFlush, runMerge } from './tasks.ts';
+import type { WorkerMessage, WorkerReply } from './worker-main.ts';
+
+/** BackgroundRunner executes flush and merge requests, on this thread or another. */
+export interface BackgroundRunner {
+  flush(req: FlushRequest): Promise<FlushedPart[]>;
+  merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined>;
+  close(): Promise<void>;
+}
+
+/** InlineRunner runs requests on the calling thread (yielding to the event loop as they go). */
+export class InlineRunner implements BackgroundRunner {
+  readonly #cache = new LruCache<BlockHeaders>(16 * 2 ** 20);
+
+  flush(req: FlushRequest): Promise<FlushedPart[]> {
+    return runFlush(req, new AbortController().signal);
+  }
+
+  merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined> {
+    return runMerge(req, signal, this.#cache);
+  }
+
+  async close(): Promise<void> {}
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+/**
+ * WorkerRunner sends requests to one worker thread (started on first use, restarted after it
+ * dies). The worker keeps the process alive only while a request is pending.
+ */
+export class WorkerRunner implements BackgroundRunner {
+  readonly #logger: StorageLogger;
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #closed = false;
+
+  constructor(logger: StorageLogger) {
+    this.#logger = logger;
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const w = new Worker(new URL('./worker-main.ts', import.meta.url));
+    w.on('message', (r: WorkerReply) => {
+      const p = this.#pending.get(r.id);
+      if (!p) return;
+      this.#pending.delete(r.id);
+      if (this.#pending.size === 0) w.unref();
+      if (r.ok) p.resolve(r.result);
+      else p.reject(new Error(r.error));
+    });
+    w.on('error', (err) => this.#logger.error({ err: err.message }, 'storage background worker failed'));
+    w.on('exit', (code) => {
+      this.#worker = undefined;
+      const failed = [...this.#pending.values()];
+      this.#pending.clear();
+      for (const p of failed) p.reject(new Error(`storage background worker exited with code ${code}`));
+    });
+    w.unref();
+    this.#worker = w;
+    return w;
+  }
+
+  #call<T>(msg: (id: number) => WorkerMessage, signal?: AbortSignal): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('storage background worker is closed'));
+    const w = this.#start();
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      w.ref();
+      w.postMessage(msg(id));
+      signal?.addEventListener('abort', () => w.postMessage({ type: 'abort', id } satisfies WorkerMessage), { once: true });
+    });
+  }
+
+  flush(req: FlushRequest): Promise<FlushedPart[]> {
+    return this.#call((id) => ({ type: 'flush', id, req }));
+  }
+
+  merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined> {
+    signal.throwIfAborted();
+    return this.#call((id) => ({ type: 'merge', id, req }), signal);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#worker?.terminate();
+  }
+}
+
+/** createRunner returns a worker-thread runner, or an inline one when threads is 0. */
+export function createRunner(threads: number, logger: StorageLogger): BackgroundRunner {
+  return threads > 0 ? new WorkerRunner(logger) : new InlineRunner();
+}

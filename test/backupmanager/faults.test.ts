@@ -6,11 +6,13 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backup, createRemoteFs, createRestoreMark, FsRemote } from '../../src/lib/backup/index.ts';
 import { makeTree, readTree, tempDir, type TempDir } from '../../src/lib/backup/testing/tree.ts';
+import { startProcess } from '../e2e/process-harness.ts';
 import { startS3Emulator, type RunningServer } from '../backup/servers.ts';
 import { startCutProxy, type CutProxy } from './cut-proxy.ts';
 import { startFakeSnapshotServer, type FakeSnapshotServer } from './fake-snapshot-server.ts';
-import { metricOf, runCommand, startBackupManager } from './harness.ts';
+import { BINARY, metricOf, runCommand, startBackupManager } from './harness.ts';
 
 let tmp: TempDir;
 let live: string;
@@ -142,3 +144,62 @@ async function waitFor(cond: () => Promise<boolean>, timeoutMs = 20_000): Promis
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('restore faults', () => {
+  let backupDir: string;
+  let restoreData: string;
+  beforeAll(async () => {
+    backupDir = join(tmp.path, 'restore-dst');
+    await backup(live, new FsRemote({ root: backupDir }), 'latest');
+  });
+  const restoreCmd = () => runCommand([...slow, `-storageDataPath=${restoreData}`, 'restore']);
+  const mark = async () => {
+    await createRestoreMark({ dataDir: restoreData, backup: 'latest', dst: new FsRemote({ root: backupDir }), openRemote: (u) => createRemoteFs(u) });
+  };
+
+  it('an interrupted restore leaves restore-in-progress, and running restore again finishes it', async () => {
+    restoreData = join(tmp.path, 'restore-killed');
+    await makeTree(restoreData, { 'data/old/part.bin': 'old data' });
+    await mark();
+    const proc = startProcess(BINARY, ['-loggerDisableTimestamps', ...slow, `-storageDataPath=${restoreData}`, 'restore']);
+    await waitFor(async () => (await readdir(join(restoreData, 'data', 'p1')).catch(() => [])).length >= 1);
+    proc.kill('SIGKILL');
+    await proc.exited;
+    const half = await readTree(restoreData);
+    expect(half['restore-in-progress']).toBe(`fs://${backupDir}/latest`);
+    expect(half['data/old/part.bin']).toBeUndefined();
+    expect(Object.keys(half).filter((p) => !p.endsWith('.restore-tmp') && liveFiles[p] === undefined).sort()).toEqual(['backup_restore.ignore', 'restore-in-progress']);
+
+    const again = await restoreCmd();
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/restored fs:\/\/\/\S+\/latest into ".*": 4 files \(524288 bytes\), downloaded \d+ bytes, kept [1-3] files an interrupted attempt had finished/);
+    expect(await readTree(restoreData)).toEqual(liveFiles);
+  });
+
+  it('refuses a corrupt or incomplete backup with a clear error and leaves the data dir untouched', async () => {
+    restoreData = join(tmp.path, 'restore-refused');
+    await makeTree(restoreData, { 'data/old/part.bin': 'old data' });
+    await mark();
+    const before = await readTree(restoreData);
+    const remote = new FsRemote({ root: backupDir });
+    const part = 'latest/data/p2/c.bin/0000000000020000_0000000000000000_0000000000020000';
+    const f = async (damage: () => Promise<unknown>, repair: () => Promise<unknown>, want: RegExp) => {
+      await damage();
+      const res = await restoreCmd();
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(want);
+      expect(await readTree(restoreData)).toEqual(before);
+      await repair();
+    };
+    const saved = await remote.readFile(part);
+    // a whole file lost
+    await f(() => remote.delete(part), () => remote.writeFile(part, saved ?? ''), /cannot restore fs:\/\/\/\S+\/latest into ".*": backup is corrupt or incomplete: it was made of 4 files \(524288 bytes\) but its parts make 3 files \(393216 bytes\)/);
+    // a truncated part
+    await f(() => remote.writeFile(part, 'short'), () => remote.writeFile(part, saved ?? ''), /backup is corrupt or incomplete: part "data\/p2\/c\.bin\/\S+" has 5 bytes, its name says 131072/);
+    // not complete
+    await f(() => remote.delete('latest/backup_complete.ignore'), () => remote.writeFile('latest/backup_complete.ignore', ''), /cannot restore fs:\/\/\/\S+\/latest: it does not exist or is not complete/);
+    // repaired: restores
+    expect((await restoreCmd()).code).toBe(0);
+    expect(await readTree(restoreData)).toEqual(liveFiles);
+  });
+});

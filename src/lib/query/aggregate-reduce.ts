@@ -2,130 +2,201 @@
 // arrays indexed by group*n + step, so large aggregations allocate no per-point objects.
 
 import type { AggregateInput } from './aggregate-input.ts';
-import { kahanInc, quantile } from './math.ts';
+import { quantile } from './math.ts';
 import type { Series } from './types.ts';
 
 /**
- * Accumulator: `init` takes the first value of a group at a step, `add` every later one,
- * `result` reads the final value. Slots are group*n + step.
+ * Slots: every group has n steps, slot = group*n + step. `seen` marks slots that got a value;
+ * `drop` marks groups with an input whose name is to be dropped.
  */
-interface Accumulator {
-  init(slot: number, v: number): void;
-  add(slot: number, v: number): void;
-  result(slot: number): number;
+interface Slots {
+  readonly G: number;
+  readonly n: number;
+  readonly seen: Uint8Array;
+  readonly drop: Uint8Array;
 }
 
-/** streamReduce runs an accumulator over all series and steps and builds the group series. */
-function streamReduce(a: AggregateInput, acc: Accumulator): Series[] {
+function slotsOf(a: AggregateInput): Slots {
   const G = a.groupLabels.length;
-  const n = a.n;
-  const seen = new Uint8Array(G * n);
-  const drop = new Uint8Array(G);
-  a.series.forEach((s, k) => {
-    const g = a.groupOf[k]!;
-    if (s.dropName) drop[g] = 1;
-    const base = g * n;
-    for (let i = 0; i < n; i++) {
-      if (s.present[i] === 0) continue;
-      const slot = base + i;
-      if (seen[slot] === 0) {
-        seen[slot] = 1;
-        acc.init(slot, s.values[i]!);
-      } else {
-        acc.add(slot, s.values[i]!);
-      }
-    }
-  });
+  return { G, n: a.n, seen: new Uint8Array(G * a.n), drop: new Uint8Array(G) };
+}
+
+/** buildOutput makes one series per group that got any value, reading results per slot. */
+function buildOutput(a: AggregateInput, sl: Slots, result: (slot: number) => number): Series[] {
   const out: Series[] = [];
+  const { G, n, seen } = sl;
   for (let g = 0; g < G; g++) {
-    const present = seen.subarray(g * n, (g + 1) * n);
+    const present = seen.slice(g * n, (g + 1) * n);
     if (!present.includes(1)) continue;
     const values = new Float64Array(n);
-    for (let i = 0; i < n; i++) if (present[i] === 1) values[i] = acc.result(g * n + i);
-    out.push({ labels: a.groupLabels[g]!, values, present: present.slice(), dropName: drop[g] === 1 });
+    for (let i = 0; i < n; i++) if (present[i] === 1) values[i] = result(g * n + i);
+    out.push({ labels: a.groupLabels[g]!, values, present, dropName: sl.drop[g] === 1 });
   }
   return out;
 }
 
-const slots = (a: AggregateInput): number => a.groupLabels.length * a.n;
+// The loops below are written out per operator (no per-point callbacks): they run once per
+// input point and dominate large aggregations.
 
 export function sum(a: AggregateInput): Series[] {
-  const s = new Float64Array(slots(a));
-  const c = new Float64Array(slots(a));
-  return streamReduce(a, {
-    init: (i, v) => void ((s[i] = v), (c[i] = 0)),
-    add: (i, v) => void ([s[i], c[i]] = kahanInc(v, s[i]!, c[i]!)),
-    result: (i) => s[i]! + c[i]!,
+  const sl = slotsOf(a);
+  const { n, seen } = sl;
+  const s = new Float64Array(sl.G * n);
+  const c = new Float64Array(sl.G * n);
+  a.series.forEach((ser, k) => {
+    const base = a.groupOf[k]! * n;
+    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
+    const p = ser.present;
+    const v = ser.values;
+    for (let i = 0; i < n; i++) {
+      if (p[i] === 0) continue;
+      const slot = base + i;
+      const x = v[i]!;
+      if (seen[slot] === 0) {
+        seen[slot] = 1;
+        s[slot] = x;
+        continue;
+      }
+      // Kahan–Neumaier step, inlined.
+      const sum0 = s[slot]!;
+      const t = sum0 + x;
+      if (t === Infinity || t === -Infinity) c[slot] = 0;
+      else if (Math.abs(sum0) >= Math.abs(x)) c[slot] = c[slot]! + (sum0 - t + x);
+      else c[slot] = c[slot]! + (x - t + sum0);
+      s[slot] = t;
+    }
   });
+  return buildOutput(a, sl, (slot) => s[slot]! + c[slot]!);
 }
 
 // avg: a direct Kahan sum while it stays finite, then an incremental mean (Prometheus).
 export function avg(a: AggregateInput): Series[] {
-  const s = new Float64Array(slots(a));
-  const c = new Float64Array(slots(a));
-  const m = new Float64Array(slots(a));
-  const cnt = new Float64Array(slots(a));
-  const inc = new Uint8Array(slots(a));
-  return streamReduce(a, {
-    init: (i, v) => void ((s[i] = v), (c[i] = 0), (cnt[i] = 1), (inc[i] = 0)),
-    add: (i, v) => {
-      const count = ++cnt[i]!;
-      if (inc[i] === 0) {
-        const [ns, nc] = kahanInc(v, s[i]!, c[i]!);
-        if (ns !== Infinity && ns !== -Infinity) {
-          s[i] = ns;
-          c[i] = nc;
-          return;
+  const sl = slotsOf(a);
+  const { n, seen } = sl;
+  const s = new Float64Array(sl.G * n);
+  const c = new Float64Array(sl.G * n);
+  const m = new Float64Array(sl.G * n);
+  const cnt = new Float64Array(sl.G * n);
+  const inc = new Uint8Array(sl.G * n);
+  a.series.forEach((ser, k) => {
+    const base = a.groupOf[k]! * n;
+    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
+    const p = ser.present;
+    const v = ser.values;
+    for (let i = 0; i < n; i++) {
+      if (p[i] === 0) continue;
+      const slot = base + i;
+      const x = v[i]!;
+      if (seen[slot] === 0) {
+        seen[slot] = 1;
+        s[slot] = x;
+        cnt[slot] = 1;
+        continue;
+      }
+      const count = ++cnt[slot]!;
+      if (inc[slot] === 0) {
+        const sum0 = s[slot]!;
+        const t = sum0 + x;
+        if (t !== Infinity && t !== -Infinity) {
+          c[slot] = c[slot]! + (Math.abs(sum0) >= Math.abs(x) ? sum0 - t + x : x - t + sum0);
+          s[slot] = t;
+          continue;
         }
-        inc[i] = 1;
-        m[i] = s[i]! / (count - 1);
-        c[i] = c[i]! / (count - 1);
+        inc[slot] = 1;
+        m[slot] = sum0 / (count - 1);
+        c[slot] = c[slot]! / (count - 1);
       }
       const q = (count - 1) / count;
-      [m[i], c[i]] = kahanInc(v / count, q * m[i]!, q * c[i]!);
-    },
-    result: (i) => (inc[i] === 1 ? m[i]! + c[i]! : s[i]! / cnt[i]! + c[i]! / cnt[i]!),
+      const add = x / count;
+      const mq = q * m[slot]!;
+      const t = mq + add;
+      c[slot] = t === Infinity || t === -Infinity ? 0 : q * c[slot]! + (Math.abs(mq) >= Math.abs(add) ? mq - t + add : add - t + mq);
+      m[slot] = t;
+    }
   });
+  return buildOutput(a, sl, (slot) => (inc[slot] === 1 ? m[slot]! + c[slot]! : s[slot]! / cnt[slot]! + c[slot]! / cnt[slot]!));
 }
 
-export function count(a: AggregateInput): Series[] {
-  const n = new Float64Array(slots(a));
-  return streamReduce(a, { init: (i) => void (n[i] = 1), add: (i) => void n[i]!++, result: (i) => n[i]! });
-}
-
-export function group(a: AggregateInput): Series[] {
-  return streamReduce(a, { init: () => undefined, add: () => undefined, result: () => 1 });
-}
-
-function extreme(a: AggregateInput, better: (v: number, cur: number) => boolean): Series[] {
-  const x = new Float64Array(slots(a));
-  return streamReduce(a, {
-    init: (i, v) => void (x[i] = v),
-    add: (i, v) => {
-      if (better(v, x[i]!) || x[i] !== x[i]) x[i] = v;
-    },
-    result: (i) => x[i]!,
+/** countLike counts points per slot; `group` reports 1 instead of the count. */
+function countLike(a: AggregateInput, one: boolean): Series[] {
+  const sl = slotsOf(a);
+  const { n, seen } = sl;
+  const cnt = new Float64Array(sl.G * n);
+  a.series.forEach((ser, k) => {
+    const base = a.groupOf[k]! * n;
+    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
+    const p = ser.present;
+    for (let i = 0; i < n; i++) {
+      if (p[i] === 0) continue;
+      seen[base + i] = 1;
+      cnt[base + i]!++;
+    }
   });
+  return buildOutput(a, sl, (slot) => (one ? 1 : cnt[slot]!));
 }
 
-export const max = (a: AggregateInput): Series[] => extreme(a, (v, cur) => cur < v);
-export const min = (a: AggregateInput): Series[] => extreme(a, (v, cur) => cur > v);
+export const count = (a: AggregateInput): Series[] => countLike(a, false);
+export const group = (a: AggregateInput): Series[] => countLike(a, true);
 
-// variance: Welford's algorithm; a NaN or ±Inf first value poisons the group (as Prometheus).
+// extreme: max (or min); a NaN held value is always replaced, as Prometheus does.
+function extreme(a: AggregateInput, isMax: boolean): Series[] {
+  const sl = slotsOf(a);
+  const { n, seen } = sl;
+  const x = new Float64Array(sl.G * n);
+  a.series.forEach((ser, k) => {
+    const base = a.groupOf[k]! * n;
+    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
+    const p = ser.present;
+    const v = ser.values;
+    for (let i = 0; i < n; i++) {
+      if (p[i] === 0) continue;
+      const slot = base + i;
+      const f = v[i]!;
+      const cur = x[slot]!;
+      if (seen[slot] === 0) {
+        seen[slot] = 1;
+        x[slot] = f;
+      } else if ((isMax ? cur < f : cur > f) || cur !== cur) {
+        x[slot] = f;
+      }
+    }
+  });
+  return buildOutput(a, sl, (slot) => x[slot]!);
+}
+
+export const max = (a: AggregateInput): Series[] => extreme(a, true);
+export const min = (a: AggregateInput): Series[] => extreme(a, false);
+
+// welford: Welford's algorithm; a NaN or ±Inf first value poisons the group (as Prometheus).
 function welford(a: AggregateInput, finish: (variance: number) => number): Series[] {
-  const cnt = new Float64Array(slots(a));
-  const m = new Float64Array(slots(a));
-  const v2 = new Float64Array(slots(a));
-  return streamReduce(a, {
-    init: (i, v) => void ((cnt[i] = 1), (m[i] = v), (v2[i] = Number.isFinite(v) ? 0 : NaN)),
-    add: (i, v) => {
-      const c = ++cnt[i]!;
-      const delta = v - m[i]!;
-      m[i] = m[i]! + delta / c;
-      v2[i] = v2[i]! + delta * (v - m[i]!);
-    },
-    result: (i) => finish(v2[i]! / cnt[i]!),
+  const sl = slotsOf(a);
+  const { n, seen } = sl;
+  const cnt = new Float64Array(sl.G * n);
+  const m = new Float64Array(sl.G * n);
+  const v2 = new Float64Array(sl.G * n);
+  a.series.forEach((ser, k) => {
+    const base = a.groupOf[k]! * n;
+    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
+    const p = ser.present;
+    const v = ser.values;
+    for (let i = 0; i < n; i++) {
+      if (p[i] === 0) continue;
+      const slot = base + i;
+      const f = v[i]!;
+      if (seen[slot] === 0) {
+        seen[slot] = 1;
+        cnt[slot] = 1;
+        m[slot] = f;
+        v2[slot] = Number.isFinite(f) ? 0 : NaN;
+        continue;
+      }
+      const c = ++cnt[slot]!;
+      const delta = f - m[slot]!;
+      m[slot] = m[slot]! + delta / c;
+      v2[slot] = v2[slot]! + delta * (f - m[slot]!);
+    }
   });
+  return buildOutput(a, sl, (slot) => finish(v2[slot]! / cnt[slot]!));
 }
 
 export const stdvar = (a: AggregateInput): Series[] => welford(a, (v) => v);
@@ -151,7 +222,10 @@ export function collectReduce(a: AggregateInput, f: (values: number[], step: num
     const buf: number[] = [];
     for (let i = 0; i < n; i++) {
       buf.length = 0;
-      for (const k of idxs) if (a.series[k]!.present[i] === 1) buf.push(a.series[k]!.values[i]!);
+      for (const k of idxs) {
+        const s = a.series[k]!;
+        if (s.present[i] === 1) buf.push(s.values[i]!);
+      }
       if (buf.length === 0) continue;
       values[i] = f(buf, i);
       present[i] = 1;

@@ -20,7 +20,10 @@ function resultLabels(many: Labels, one: Labels, e: BinaryExpr, m: VectorMatchin
 
 function anyPresent(series: readonly Series[], n: number): Uint8Array {
   const out = new Uint8Array(n);
-  for (const s of series) for (let i = 0; i < n; i++) out[i] = out[i]! | s.present[i]!;
+  for (const s of series) {
+    const p = s.present;
+    for (let i = 0; i < n; i++) out[i] = out[i]! | p[i]!;
+  }
   return out;
 }
 
@@ -75,17 +78,21 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
     const shared = m.card === 'one-to-one' && manySide.groups.get(sig)!.length > 1;
     let marks = shared ? used.get(sig) : undefined;
     if (shared && marks === undefined) used.set(sig, (marks = new Uint8Array(n)));
+    const mp = ms.present;
+    const mv = ms.values;
     for (const oi of partners) {
       const os = one[oi]!;
+      const op = os.present;
+      const ov = os.values;
       let target: Series | undefined;
       for (let i = 0; i < n; i++) {
-        if (ms.present[i] === 0 || os.present[i] === 0) continue;
+        if (mp[i] === 0 || op[i] === 0) continue;
         if (marks !== undefined) {
           if (marks[i] === 1) throw new QueryError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
           marks[i] = 1;
         }
-        const l = swapped ? os.values[i]! : ms.values[i]!;
-        const r = swapped ? ms.values[i]! : os.values[i]!;
+        const l = swapped ? ov[i]! : mv[i]!;
+        const r = swapped ? mv[i]! : ov[i]!;
         let v: number;
         if (isCmp) {
           const keep = compare(e.op, l, r);

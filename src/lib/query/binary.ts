@@ -34,14 +34,18 @@ function scalarOp(e: BinaryExpr, a: Float64Array, b: Float64Array): Float64Array
 function vectorScalar(e: BinaryExpr, series: readonly Series[], scalar: Float64Array, scalarLeft: boolean): Series[] {
   const isCmp = COMPARISON_OPS.has(e.op);
   const out: Series[] = [];
+  const n = scalar.length;
   for (const s of series) {
-    const values = new Float64Array(scalar.length);
-    const present = new Uint8Array(scalar.length);
+    const values = new Float64Array(n);
+    const present = new Uint8Array(n);
+    const inPresent = s.present;
+    const inValues = s.values;
     let any = false;
-    for (let i = 0; i < scalar.length; i++) {
-      if (s.present[i] === 0) continue;
-      const v = s.values[i]!;
-      const [a, b] = scalarLeft ? [scalar[i]!, v] : [v, scalar[i]!];
+    for (let i = 0; i < n; i++) {
+      if (inPresent[i] === 0) continue;
+      const v = inValues[i]!;
+      const a = scalarLeft ? scalar[i]! : v;
+      const b = scalarLeft ? v : scalar[i]!;
       if (isCmp) {
         const keep = compare(e.op, a, b);
         if (!keep && !e.returnBool) continue;
@@ -66,7 +70,8 @@ function presenceBySignature(series: readonly Series[], m: VectorMatching | null
   series.forEach((s, k) => {
     let u = union.get(sigs[k]!);
     if (u === undefined) union.set(sigs[k]!, (u = new Uint8Array(n)));
-    for (let i = 0; i < n; i++) u[i] = u[i]! | s.present[i]!;
+    const p = s.present;
+    for (let i = 0; i < n; i++) u[i] = u[i]! | p[i]!;
   });
   return { sigs, union };
 }

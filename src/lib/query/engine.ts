@@ -7,7 +7,7 @@ import { QueryError } from './errors.ts';
 import { evaluate } from './evaluator.ts';
 import { compareLabels, dropMetricName } from './labels.ts';
 import { QueryState, resolveOptions, type QueryOptions, type QueryStats } from './query-state.ts';
-import { checkSteps } from './rollup-source.ts';
+import { checkSteps, seriesToRaw } from './rollup-source.ts';
 import { mergeSameLabels } from './transform-call.ts';
 import { makeGrid, type Grid, type Series, type Value } from './types.ts';
 
@@ -104,15 +104,6 @@ function evalGrid(start: number, end: number, step: number, sub: RangeOptions['e
 }
 
 function toSeriesResult(s: Series, g: Grid): SeriesResult {
-  let count = 0;
-  for (let i = 0; i < g.n; i++) count += s.present[i]!;
-  const timestamps = new Float64Array(count);
-  const values = new Float64Array(count);
-  let j = 0;
-  for (let i = 0; i < g.n; i++) {
-    if (s.present[i] === 0) continue;
-    timestamps[j] = g.start + i * g.step;
-    values[j++] = s.values[i]!;
-  }
-  return { labels: s.labels, timestamps, values };
+  const raw = seriesToRaw(s, g);
+  return { labels: raw.labels, timestamps: raw.timestamps, values: raw.values };
 }

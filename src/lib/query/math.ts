@@ -39,17 +39,21 @@ export function compareNaNFirst(a: number, b: number): number {
  * quantile returns the q-quantile of values (sorted in place) by linear interpolation
  * between closest ranks: NaN for no values or q NaN, -Inf for q < 0, +Inf for q > 1.
  */
-export function quantile(q: number, values: number[] | Float64Array): number {
+export function quantile(q: number, values: ArrayLike<number>): number {
   if (values.length === 0 || q !== q) return NaN;
   if (q < 0) return -Infinity;
   if (q > 1) return Infinity;
-  values.sort(compareNaNFirst);
-  const n = values.length;
+  // A typed-array sort is native and numeric; it puts NaN last, Prometheus' order puts it first.
+  const sorted = Float64Array.from(values).sort();
+  const n = sorted.length;
+  let nans = 0;
+  while (nans < n && sorted[n - 1 - nans] !== sorted[n - 1 - nans]) nans++;
+  const at = (k: number): number => (k < nans ? NaN : sorted[k - nans]!);
   const rank = q * (n - 1);
   const lower = Math.max(0, Math.floor(rank));
   const upper = Math.min(n - 1, lower + 1);
   const weight = rank - Math.floor(rank);
-  return values[lower]! * (1 - weight) + values[upper]! * weight;
+  return at(lower) * (1 - weight) + at(upper) * weight;
 }
 
 /**
@@ -66,10 +70,11 @@ export function mean(values: Float64Array, from: number, to: number): number {
     const f = values[i]!;
     count++;
     if (!incremental) {
-      const [ns, nc] = kahanInc(f, sum, c);
-      if (ns !== Infinity && ns !== -Infinity) {
-        sum = ns;
-        c = nc;
+      // Kahan–Neumaier step, inlined (this runs once per sample).
+      const t = sum + f;
+      if (t !== Infinity && t !== -Infinity) {
+        c += Math.abs(sum) >= Math.abs(f) ? sum - t + f : f - t + sum;
+        sum = t;
         continue;
       }
       incremental = true;
@@ -77,7 +82,13 @@ export function mean(values: Float64Array, from: number, to: number): number {
       c /= count - 1;
     }
     const q = (count - 1) / count;
-    [m, c] = kahanInc(f / count, q * m, q * c);
+    const inc = f / count;
+    const base = q * m;
+    c *= q;
+    const t = base + inc;
+    if (t === Infinity || t === -Infinity) c = 0;
+    else c += Math.abs(base) >= Math.abs(inc) ? base - t + inc : inc - t + base;
+    m = t;
   }
   return incremental ? m + c : sum / count + c / count;
 }
@@ -85,18 +96,16 @@ export function mean(values: Float64Array, from: number, to: number): number {
 /** variance returns the population variance of values[from, to) (Kahan-compensated Welford). */
 export function variance(values: Float64Array, from: number, to: number): number {
   let count = 0;
-  let m = 0;
-  let cm = 0;
-  let aux = 0;
-  let caux = 0;
+  const m = new KahanSum();
+  const aux = new KahanSum();
   for (let i = from; i < to; i++) {
     const f = values[i]!;
     count++;
-    const delta = f - (m + cm);
-    [m, cm] = kahanInc(delta / count, m, cm);
-    [aux, caux] = kahanInc(delta * (f - (m + cm)), aux, caux);
+    const delta = f - (m.sum + m.c);
+    m.add(delta / count);
+    aux.add(delta * (f - (m.sum + m.c)));
   }
-  return (aux + caux) / count;
+  return (aux.sum + aux.c) / count;
 }
 
 /**

@@ -62,26 +62,34 @@ function runWindows(
   const values = new Float64Array(n);
   const present = new Uint8Array(n);
   const ts = r.timestamps;
+  const len = ts.length;
+  const nParams = params.length;
   const w: RollupWindow = {
     ts, vs: r.values, lo: 0, hi: 0, start: 0, end: 0, rangeMs, evalTime: 0,
-    params: new Array<number>(params.length).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
+    params: new Array<number>(nParams).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
   };
+  const compute = fn.compute;
+  const minSamples = fn.minSamples;
+  const wStart = src.windows.start;
+  const wStep = src.fixed ? 0 : src.windows.step;
+  const gStart = grid.start;
+  const gStep = grid.step;
   let lo = 0;
   let hi = 0;
   let any = false;
   for (let i = 0; i < n; i++) {
-    const end = src.fixed ? src.windows.start : src.windows.start + i * src.windows.step;
+    const end = wStart + i * wStep;
     const start = end - rangeMs;
-    while (hi < ts.length && ts[hi]! <= end) hi++;
+    while (hi < len && ts[hi]! <= end) hi++;
     while (lo < hi && ts[lo]! <= start) lo++;
-    if (hi - lo < fn.minSamples) continue;
+    if (hi - lo < minSamples) continue;
     w.lo = lo;
     w.hi = hi;
     w.start = start;
     w.end = end;
-    w.evalTime = grid.start + i * grid.step;
-    for (let p = 0; p < params.length; p++) w.params[p] = params[p]![i]!;
-    const v = fn.compute(w, variant);
+    w.evalTime = gStart + i * gStep;
+    for (let p = 0; p < nParams; p++) w.params[p] = params[p]![i]!;
+    const v = compute(w, variant);
     if (v === undefined) continue;
     values[i] = v;
     present[i] = 1;

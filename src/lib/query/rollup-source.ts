@@ -65,15 +65,20 @@ export function subqueryGrid(windows: Grid, rangeMs: number, stepMs: number): Gr
 
 /** seriesToRaw turns evaluated steps into samples (present steps only). */
 export function seriesToRaw(s: Series, g: Grid): RawSeries {
+  const present = s.present;
+  const values = s.values;
+  const n = g.n;
+  const start = g.start;
+  const step = g.step;
   let count = 0;
-  for (let i = 0; i < g.n; i++) count += s.present[i]!;
+  for (let i = 0; i < n; i++) count += present[i]!;
   const ts = new Float64Array(count);
   const vs = new Float64Array(count);
   let j = 0;
-  for (let i = 0; i < g.n; i++) {
-    if (s.present[i] === 0) continue;
-    ts[j] = g.start + i * g.step;
-    vs[j] = s.values[i]!;
+  for (let i = 0; i < n; i++) {
+    if (present[i] === 0) continue;
+    ts[j] = start + i * step;
+    vs[j] = values[i]!;
     j++;
   }
   return { labels: s.labels, timestamps: ts, values: vs, dropName: s.dropName };

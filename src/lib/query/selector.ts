@@ -53,15 +53,21 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
 
 /** lookback samples one raw series on a grid; null when no step has a value. */
 export function lookback(r: RawSeries, g: Grid, lookbackMs: number, wantTimestamps: boolean): Series | null {
-  const { timestamps: ts, values: vs } = r;
-  const values = new Float64Array(g.n);
-  const present = new Uint8Array(g.n);
-  const times = wantTimestamps ? new Float64Array(g.n) : undefined;
+  // Locals instead of property loads in the hot loop: this loop runs once per point.
+  const ts = r.timestamps;
+  const vs = r.values;
+  const len = ts.length;
+  const n = g.n;
+  const start = g.start;
+  const step = g.step;
+  const values = new Float64Array(n);
+  const present = new Uint8Array(n);
+  const times = wantTimestamps ? new Float64Array(n) : undefined;
   let any = false;
   let j = -1;
-  for (let i = 0; i < g.n; i++) {
-    const t = g.start + i * g.step;
-    while (j + 1 < ts.length && ts[j + 1]! <= t) j++;
+  for (let i = 0; i < n; i++) {
+    const t = start + i * step;
+    while (j + 1 < len && ts[j + 1]! <= t) j++;
     if (j < 0 || ts[j]! <= t - lookbackMs) continue;
     const v = vs[j]!;
     if (v !== v && isStaleNaN(v)) continue;

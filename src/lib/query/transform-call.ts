@@ -49,12 +49,13 @@ export const vector = (series: Series[]): Value => ({ type: 'vector', series });
  */
 export function mapValues(c: TransformCall, series: readonly Series[], f: (v: number, step: number) => number, keepName = false): Series[] {
   const keep = keepName || c.node.keepMetricNames;
-  return series.map((s) => ({
-    labels: s.labels,
-    values: s.values.map((v, i) => (s.present[i] === 1 ? f(v, i) : 0)),
-    present: s.present,
-    dropName: keep ? s.dropName : true,
-  }));
+  return series.map((s) => {
+    const present = s.present;
+    const src = s.values;
+    const values = new Float64Array(src.length);
+    for (let i = 0; i < src.length; i++) if (present[i] === 1) values[i] = f(src[i]!, i);
+    return { labels: s.labels, values, present, dropName: keep ? s.dropName : true };
+  });
 }
 
 /**
@@ -72,10 +73,12 @@ export function mergeSameLabels(series: readonly Series[]): Series[] {
     }
     const values = prev.values.slice();
     const present = prev.present.slice();
+    const sp = s.present;
+    const sv = s.values;
     for (let i = 0; i < present.length; i++) {
-      if (s.present[i] === 0) continue;
+      if (sp[i] === 0) continue;
       if (present[i] === 1) throw new QueryError('vector cannot contain metrics with the same labelset');
-      values[i] = s.values[i]!;
+      values[i] = sv[i]!;
       present[i] = 1;
     }
     byKey.set(key, { ...prev, values, present, dropName: prev.dropName && s.dropName });

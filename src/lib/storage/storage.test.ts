@@ -295,6 +295,20 @@ describe('Storage snapshots', () => {
   });
 });
 
+describe('Storage maintenance', () => {
+  it('deletes snapshots older than snapshotsMaxAge', async () => {
+    const clock = new FakeClock();
+    const s = await openTest(dirs.make(), clock, { snapshotsMaxAgeMs: 3_600_000 });
+    const old = await s.createSnapshot();
+    clock.t += 2 * 3_600_000;
+    const fresh = await s.createSnapshot();
+    await s.runMaintenance();
+    expect(await s.listSnapshots()).toEqual([fresh]);
+    expect(old < fresh).toBe(true);
+    await s.close();
+  });
+});
+
 describe('Storage stats', () => {
   it('reports rows, series, tenants, tiers, WAL and caches', async () => {
     const s = await openTest(dirs.make(), new FakeClock(), { fsyncIntervalMs: 0 });

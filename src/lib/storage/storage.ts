@@ -68,7 +68,8 @@ export class Storage implements Searcher, Deleter, Inserter {
   #startTimers(): void {
     const flushTimer = setInterval(() => this.#backgroundFlush(), this.#opts.flushIntervalMs);
     const maintenance = setInterval(() => {
-      this.#maintain().catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err) }, 'storage maintenance failed'));
+      if (this.#closing) return;
+      this.runMaintenance().catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err) }, 'storage maintenance failed'));
     }, this.#opts.maintenanceIntervalMs);
     for (const t of [flushTimer, maintenance]) {
       t.unref();
@@ -214,8 +215,12 @@ export class Storage implements Searcher, Deleter, Inserter {
     }
   }
 
-  async #maintain(): Promise<void> {
-    if (this.#closing) return;
+  /**
+   * runMaintenance is what the maintenance timer runs every maintenanceIntervalMs: retention,
+   * deletion of snapshots older than snapshotsMaxAgeMs, and a background merge pass.
+   */
+  async runMaintenance(): Promise<void> {
+    this.#checkOpen();
     await this.applyRetention();
     const old = snapshotsOlderThan(listSnapshots(this.#core.paths.snapshots), this.#opts.now(), this.#opts.snapshotsMaxAgeMs);
     for (const name of old) {

@@ -20,6 +20,12 @@ export interface InsertOptions {
   /** agentSanitizeMetricName is -datadog.sanitizeMetricName. */
   readonly agentSanitizeMetricName: boolean;
   readonly logger: Logger;
+  /**
+   * onBackfill is called when a stored batch holds rows older than backfillBeforeMs before now:
+   * the read side drops cached query results that could now be stale.
+   */
+  readonly onBackfill?: () => void;
+  readonly backfillBeforeMs?: number;
 }
 
 /** IngestInput is one request body plus what a format handler needs to turn it into rows. */
@@ -69,6 +75,7 @@ export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, te
     try {
       await o.inserter.addRows(tenant, toStore);
       inserted.inc(rows.length);
+      if (o.onBackfill !== undefined && isBackfill(rows, o.now() - (o.backfillBeforeMs ?? 0))) o.onBackfill();
     } catch (err) {
       if (!(err instanceof LimitExceededError)) throw err;
       limitError ??= err;
@@ -85,6 +92,11 @@ export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, te
   }
   if (bad > 0) throw new InsertError('ERR_INSERT_BAD_DATA', out.errors!.describe());
   if (limitError !== undefined) throw classifyInsertError(limitError);
+}
+
+function isBackfill(rows: readonly MetricRow[], threshold: number): boolean {
+  for (let i = 0; i < rows.length; i++) if (rows[i]!.timestamp < threshold) return true;
+  return false;
 }
 
 /** handleIngest is the fastify handler shape shared by the ingestion routes. */

@@ -46,6 +46,11 @@ export function shutdownDelayMs(): number {
   return shutdownDelay.value;
 }
 
+/** enableTCP6Flag reports -enableTCP6 (for other listeners and dialers of the binary). */
+export function enableTCP6Flag(): boolean {
+  return enableTCP6.value;
+}
+
 /** useProxyProtocolFlag reports -httpListenAddr.useProxyProtocol (for binaries that must refuse or adapt to it). */
 export function useProxyProtocolFlag(): boolean {
   return useProxyProtocol.value;

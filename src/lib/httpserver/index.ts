@@ -1,5 +1,5 @@
 export { checkBasicAuth, constantTimeEqual, parseBasicAuth, type BasicCredentials } from './auth.ts';
-export { httpServerOptionsFromFlags, normalizePathPrefix, setDefaultListenAddr, shutdownDelayMs, useProxyProtocolFlag } from './flags.ts';
+export { enableTCP6Flag, httpServerOptionsFromFlags, normalizePathPrefix, setDefaultListenAddr, shutdownDelayMs, useProxyProtocolFlag } from './flags.ts';
 export { parseListenAddr, type ListenAddress } from './listen-addr.ts';
 export { parseProxyHeader, type ProxyHeaderResult } from './proxy-protocol.ts';
 export { HttpServer, type HttpServerOptions } from './server.ts';

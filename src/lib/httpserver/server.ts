@@ -59,7 +59,6 @@ export class HttpServer {
     const tls = o.tls === undefined ? undefined : readTlsContext(o.tls);
     this.app = Fastify({
       logger: false,
-      disableRequestLogging: true,
       keepAliveTimeout: o.idleConnTimeoutMs,
       forceCloseConnections: 'idle',
       bodyLimit: o.bodyLimit ?? 32 * 1024 * 1024,

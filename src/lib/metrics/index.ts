@@ -1,6 +1,6 @@
 export { startPushMetricsFromFlags } from './flags.ts';
 export { addExtraLabels, checkExtraLabel, startPushMetrics, type PushOptions } from './push.ts';
 export {
-  counter, gauge, histogram, METRICS_CONTENT_TYPE, processRegistry, registerProcessMetrics, summary, writeMetrics,
+  counter, counterFunc, gauge, histogram, METRICS_CONTENT_TYPE, processRegistry, registerProcessMetrics, summary, writeMetrics,
   type Counter, type Gauge, type Histogram, type Summary,
 } from './registry.ts';

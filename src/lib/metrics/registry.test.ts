@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counter, gauge, registerProcessMetrics, writeMetrics } from './registry.ts';
+import { counter, counterFunc, gauge, registerProcessMetrics, writeMetrics } from './registry.ts';
 
 describe('process registry', () => {
   it('renders process, version and component metrics in the text format', async () => {
@@ -18,5 +18,15 @@ describe('process registry', () => {
   it('returns the same metric when declared twice, and refuses a type change', () => {
     expect(counter('tsdb_test_twice_total', 'x')).toBe(counter('tsdb_test_twice_total', 'x'));
     expect(() => gauge('tsdb_test_twice_total', 'x')).toThrow(/already declared as a counter/);
+  });
+});
+
+describe('counterFunc', () => {
+  it('reports the cumulative value read at scrape time', async () => {
+    let n = 5;
+    counterFunc('tsdb_test_func_total', 'func', ['kind'], (set) => set({ kind: 'a' }, n));
+    expect(await writeMetrics()).toContain('tsdb_test_func_total{kind="a"} 5');
+    n = 9;
+    expect(await writeMetrics()).toContain('tsdb_test_func_total{kind="a"} 9');
   });
 });

@@ -39,6 +39,29 @@ export function gauge<L extends string = never>(name: string, help: string, labe
   });
 }
 
+/**
+ * counterFunc declares a counter whose value is read at scrape time from a cumulative number a pure
+ * module keeps (storage stats, say). `read` calls `set(labels, value)` for each series.
+ */
+export function counterFunc<L extends string = never>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: (set: (labels: Partial<Record<L, string>>, value: number) => void) => void,
+): Counter<L> {
+  const found = existing<Counter<L>>(name, 'counter');
+  if (found !== undefined) return found;
+  return new client.Counter<L>({
+    name, help, labelNames, registers: [processRegistry],
+    collect(this: Counter<L>) {
+      this.reset();
+      read((labels, value) => {
+        if (value > 0) this.inc(labels as Partial<Record<L, string | number>>, value);
+      });
+    },
+  });
+}
+
 /** summary declares a summary with quantiles over a sliding 5-minute window. */
 export function summary<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Summary<L> {
   return existing<Summary<L>>(name, 'summary') ?? new client.Summary<L>({

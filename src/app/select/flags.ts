@@ -1,0 +1,53 @@
+import { cpus } from 'node:os';
+import { boolFlag, durationFlag, intFlag, stringFlag } from '../../lib/flags/index.ts';
+
+const maxStalenessInterval = durationFlag('search.maxStalenessInterval', '5m0s', 'Lookback window of instant selectors: the newest sample within it counts (Prometheus lookback delta)');
+const maxPointsPerTimeseries = intFlag('search.maxPointsPerTimeseries', 30_000, 'Most points a range query or subquery may return per series; a query over it gets 422 naming this flag');
+const maxUniqueTimeseries = intFlag('search.maxUniqueTimeseries', 300_000, 'Most series one query may select; a query over it gets 422 naming this flag. 0 disables the limit');
+const maxSamplesPerQuery = intFlag('search.maxSamplesPerQuery', 1_000_000_000, 'Most raw samples one query may read; a query over it gets 422 naming this flag. 0 disables the limit');
+const maxSeries = intFlag('search.maxSeries', 30_000, 'Most series /api/v1/series may return; a bigger `limit` is capped to it, and a request over it without `limit` gets 422 naming this flag');
+const maxExportSeries = intFlag('search.maxExportSeries', 10_000_000, 'Most series one /api/v1/export* request may return; over it the request gets 422 naming this flag');
+const maxConcurrentRequests = intFlag('search.maxConcurrentRequests', Math.max(8, cpus().length * 2), 'Most read requests evaluated at once; more wait up to -search.maxQueueDuration');
+const maxQueueDuration = durationFlag('search.maxQueueDuration', '10s', 'How long a read request waits for a free slot (see -search.maxConcurrentRequests) before it gets 429');
+const maxQueryDuration = durationFlag('search.maxQueryDuration', '30s', 'Longest a query may run; the `timeout` arg may lower it. A query over it is canceled with 503');
+const disableCache = boolFlag('search.disableCache', false, 'Whether to disable the rollup result cache of range queries (the nocache=1 arg does it per request)');
+const cacheTimestampOffset = durationFlag('search.cacheTimestampOffset', '5m0s', 'Range-query results newer than now minus this are not cached, because samples for them may still arrive');
+const deleteAuthKey = stringFlag('deleteAuthKey', '', 'Auth key for /api/v1/admin/tsdb/delete_series, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
+const resetCacheAuthKey = stringFlag('search.resetCacheAuthKey', '', 'Auth key for /internal/resetRollupResultCache, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
+
+/** SelectLimits are the read-API limits, all from -search.* flags. */
+export interface SelectLimits {
+  readonly lookbackDeltaMs: number;
+  readonly maxPointsPerTimeseries: number;
+  readonly maxUniqueTimeseries: number;
+  readonly maxSamplesPerQuery: number;
+  readonly maxSeries: number;
+  readonly maxExportSeries: number;
+  readonly maxConcurrentRequests: number;
+  readonly maxQueueDurationMs: number;
+  readonly maxQueryDurationMs: number;
+  readonly disableCache: boolean;
+  readonly cacheTimestampOffsetMs: number;
+}
+
+export function selectLimitsFromFlags(): SelectLimits {
+  return {
+    lookbackDeltaMs: maxStalenessInterval.value,
+    maxPointsPerTimeseries: maxPointsPerTimeseries.value,
+    maxUniqueTimeseries: maxUniqueTimeseries.value,
+    maxSamplesPerQuery: maxSamplesPerQuery.value,
+    maxSeries: maxSeries.value,
+    maxExportSeries: maxExportSeries.value,
+    maxConcurrentRequests: maxConcurrentRequests.value,
+    maxQueueDurationMs: maxQueueDuration.value,
+    maxQueryDurationMs: maxQueryDuration.value,
+    disableCache: disableCache.value,
+    cacheTimestampOffsetMs: cacheTimestampOffset.value,
+  };
+}
+
+/** SelectAuthKeys are the auth-key getters of the select admin routes. */
+export const selectAuthKeys = {
+  delete: () => deleteAuthKey.value,
+  resetCache: () => resetCacheAuthKey.value,
+};

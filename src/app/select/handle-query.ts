@@ -1,0 +1,136 @@
+import { type Expr, parse, print } from '../../lib/promql/index.ts';
+import { instant, type QueryOptions, type QueryResult, range, type SeriesResult } from '../../lib/query/index.ts';
+import { ApiError, badData } from './errors.ts';
+import { type ExtraFilters, parseExtraFilters } from './filters.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, pointJson, seriesPointsJson } from './json-writer.ts';
+import { type ReadContext } from './request-context.ts';
+import { isCacheable, mergeMatrices, sliceMatrix } from './rollup-cache.ts';
+import { parseStepParam, parseTimeParam } from './time-params.ts';
+
+/** RawJson is a response body already rendered as JSON text. */
+export interface RawJson {
+  readonly json: string;
+}
+
+function requireQuery(c: ReadContext): Expr {
+  const q = c.params.get('query');
+  if (q === undefined || q.trim() === '') throw new ApiError('bad_data', 'missing "query" arg');
+  return parse(q);
+}
+
+function timeArg(c: ReadContext, name: string, fallback: number): number {
+  const v = c.params.get(name);
+  if (v === undefined || v === '') return fallback;
+  try {
+    return parseTimeParam(v, c.now);
+  } catch (err) {
+    throw badData(name, err);
+  }
+}
+
+function stepArg(c: ReadContext, name: string): number | undefined {
+  const v = c.params.get(name);
+  if (v === undefined || v === '') return undefined;
+  try {
+    return parseStepParam(v, name);
+  } catch (err) {
+    throw badData(name, err);
+  }
+}
+
+function queryOptions(c: ReadContext, filters: ExtraFilters): QueryOptions {
+  const l = c.deps.limits;
+  return {
+    lookbackDeltaMs: l.lookbackDeltaMs,
+    maxPointsPerTimeseries: l.maxPointsPerTimeseries,
+    maxSeries: l.maxUniqueTimeseries,
+    maxSamples: l.maxSamplesPerQuery,
+    tenant: c.deps.tenant,
+    extraMatchers: filters.labels,
+    extraFilterSets: filters.alternatives,
+    now: () => c.now,
+    signal: c.signal,
+  };
+}
+
+/** handleInstantQuery serves /api/v1/query: `query`, optional `time` (default now) and `step`. */
+export async function handleInstantQuery(c: ReadContext): Promise<RawJson> {
+  const expr = requireQuery(c);
+  const filters = parseExtraFilters(c.params);
+  const t = timeArg(c, 'time', c.now);
+  const step = stepArg(c, 'step');
+  const started = performance.now();
+  const res = await instant(c.deps.storage, expr, t, { ...queryOptions(c, filters), ...(step === undefined ? {} : { instantStepMs: step }) });
+  return { json: envelope(res, performance.now() - started) };
+}
+
+/**
+ * handleRangeQuery serves /api/v1/query_range: `query`, `start` (relative durations such as -1h
+ * accepted), `end` (default now), `step` (default 5m). Results are assembled from the rollup result
+ * cache where possible, evaluating only the steps the cache lacks.
+ */
+export async function handleRangeQuery(c: ReadContext): Promise<RawJson> {
+  const expr = requireQuery(c);
+  const filters = parseExtraFilters(c.params);
+  const end = timeArg(c, 'end', c.now);
+  const start = timeArg(c, 'start', end - 3_600_000);
+  const step = stepArg(c, 'step') ?? 300_000;
+  if (end < start) throw new ApiError('bad_data', `invalid parameter "end": end timestamp must not be before start time`);
+  if ((end - start) / step + 1 > c.deps.limits.maxPointsPerTimeseries) {
+    throw new ApiError('limit', `the query would return ${Math.floor((end - start) / step) + 1} points per series, more than -search.maxPointsPerTimeseries=${c.deps.limits.maxPointsPerTimeseries}; raise step or narrow start..end`);
+  }
+  const opts = queryOptions(c, filters);
+  const started = performance.now();
+  const useCache = !c.deps.limits.disableCache && c.params.get('nocache') !== '1' && isCacheable(expr);
+  const res = useCache ? await cachedRange(c, expr, filters, start, end, step, opts) : await range(c.deps.storage, expr, start, end, step, opts);
+  return { json: envelope(res, performance.now() - started) };
+}
+
+async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, start: number, end: number, step: number, opts: QueryOptions): Promise<QueryResult> {
+  const cache = c.deps.cache;
+  const key = JSON.stringify([c.deps.tenant, print(expr), filters, c.deps.limits.lookbackDeltaMs]);
+  const cutoff = c.now - c.deps.limits.cacheTimestampOffsetMs;
+  const lastCacheable = cutoff < start ? start - step : start + Math.floor((cutoff - start) / step) * step;
+  const hit = cache.get(key, start, step);
+  let matrix: SeriesResult[];
+  let stats = { seriesFetched: 0, samplesFetched: 0 };
+  if (hit !== undefined && hit.start <= start && hit.end >= start) {
+    const reusedEnd = Math.min(end, hit.end);
+    matrix = sliceMatrix(hit.matrix, start, reusedEnd);
+    if (reusedEnd < end) {
+      const fresh = await range(c.deps.storage, expr, start, end, step, { ...opts, evalRange: { start: reusedEnd + step, end } });
+      if (fresh.type !== 'matrix') return fresh;
+      matrix = mergeMatrices(matrix, fresh.matrix);
+      stats = fresh.stats;
+    }
+  } else {
+    const full = await range(c.deps.storage, expr, start, end, step, opts);
+    if (full.type !== 'matrix') return full;
+    matrix = full.matrix;
+    stats = full.stats;
+  }
+  const keepEnd = Math.min(end, lastCacheable);
+  if (keepEnd >= start) cache.put(key, { start, end: keepEnd, step, matrix: sliceMatrix(matrix, start, keepEnd) });
+  return { type: 'matrix', matrix, stats };
+}
+
+/** envelope renders a query result in Prometheus' response shape, with Strata's stats. */
+export function envelope(res: QueryResult, elapsedMs: number): string {
+  const stats = `"stats":{"seriesFetched":"${res.stats.seriesFetched}","executionTimeMsec":${Math.round(elapsedMs)}}`;
+  let data: string;
+  switch (res.type) {
+    case 'scalar':
+      data = `{"resultType":"scalar","result":${pointJson(res.timestamp, res.value)}}`;
+      break;
+    case 'string':
+      data = `{"resultType":"string","result":[${formatTimestampSeconds(res.timestamp)},${JSON.stringify(res.value)}]}`;
+      break;
+    case 'vector':
+      data = `{"resultType":"vector","result":[${res.vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":[${formatTimestampSeconds(s.timestamp)},"${formatSampleValue(s.value)}"]}`).join(',')}]}`;
+      break;
+    case 'matrix':
+      data = `{"resultType":"matrix","result":[${res.matrix.map((s) => `{"metric":${labelsJson(s.labels)},"values":${seriesPointsJson(s.timestamps, s.values)}}`).join(',')}]}`;
+      break;
+  }
+  return `{"status":"success","data":${data},${stats}}`;
+}

@@ -1,0 +1,102 @@
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { finished } from 'node:stream/promises';
+import { formatDuration } from '../../lib/flags/index.ts';
+import { ParseError as QueryParseError } from '../../lib/promql/index.ts';
+import { QueryError } from '../../lib/query/index.ts';
+import { MatcherError } from '../../lib/storage/index.ts';
+import { LimitExceededError } from '../../lib/storageapi/index.ts';
+import { QueueTimeoutError } from './concurrency.ts';
+import { type SelectDeps } from './deps.ts';
+import { ApiError, badData } from './errors.ts';
+import { RequestParams } from './request-params.ts';
+import { parseStepParam } from './time-params.ts';
+
+/** ReadContext is one read request in flight: its params, a signal that fires on timeout or disconnect, and its clock. */
+export interface ReadContext {
+  readonly params: RequestParams;
+  readonly signal: AbortSignal;
+  /** now is the request's time (ms), read once. */
+  readonly now: number;
+  readonly deps: SelectDeps;
+}
+
+class TimeoutReason extends Error {}
+
+/**
+ * runRead runs a read handler inside a concurrency slot (-search.maxConcurrentRequests, queue up to
+ * -search.maxQueueDuration → 429), with a deadline (-search.maxQueryDuration or a lower `timeout`
+ * arg → 503) and cancellation when the client disconnects. Errors become the JSON error envelope.
+ */
+export async function runRead(req: FastifyRequest, reply: FastifyReply, deps: SelectDeps, handler: (c: ReadContext) => Promise<unknown>): Promise<FastifyReply | void> {
+  const params = new RequestParams(req.query, req.body);
+  const ac = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) ac.abort(new Error('the client closed the connection'));
+  };
+  reply.raw.once('close', onClose);
+  let timer: NodeJS.Timeout | undefined;
+  let release: (() => void) | undefined;
+  try {
+    const timeoutMs = requestTimeout(params, deps.limits.maxQueryDurationMs);
+    timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -search.maxQueryDuration and the timeout arg`)), timeoutMs);
+    release = await deps.limiter.acquire(deps.limits.maxQueueDurationMs, ac.signal);
+    const out = await handler({ params, signal: ac.signal, now: deps.now(), deps });
+    if (out === undefined || reply.sent) return;
+    if (isStream(out)) {
+      // The slot stays taken until the whole body is written.
+      void reply.type(out.contentType).send(out.stream);
+      await finished(out.stream);
+      return reply;
+    }
+    if (isRawJson(out)) return reply.type('application/json').send(out.json);
+    return reply.send(out);
+  } catch (err) {
+    if (ac.signal.aborted && !(ac.signal.reason instanceof TimeoutReason)) return; // nobody is listening any more
+    const e = toApiError(err, ac.signal);
+    if (e.kind === 'internal') deps.logger.error({ err }, `cannot serve ${req.method} ${req.url.split('?')[0]}`);
+    if (reply.raw.headersSent) {
+      reply.raw.destroy(e);
+      return;
+    }
+    return reply.code(e.status).send({ status: 'error', errorType: e.errorType, error: e.message });
+  } finally {
+    clearTimeout(timer);
+    release?.();
+    reply.raw.removeListener('close', onClose);
+  }
+}
+
+function isStream(v: unknown): v is { stream: NodeJS.ReadableStream; contentType: string } {
+  return typeof v === 'object' && v !== null && 'stream' in v && 'contentType' in v;
+}
+
+function isRawJson(v: unknown): v is { json: string } {
+  return typeof v === 'object' && v !== null && 'json' in v && typeof (v as { json: unknown }).json === 'string';
+}
+
+function requestTimeout(params: RequestParams, max: number): number {
+  const text = params.get('timeout');
+  if (text === undefined || text === '') return max;
+  let ms: number;
+  try {
+    ms = parseStepParam(text, 'timeout');
+  } catch (err) {
+    throw badData('timeout', err);
+  }
+  return Math.min(ms, max);
+}
+
+/** toApiError maps engine, storage and limiter failures onto the read-API error catalog. */
+export function toApiError(err: unknown, signal?: AbortSignal): ApiError {
+  if (err instanceof ApiError) return err;
+  if (signal?.aborted === true && signal.reason instanceof TimeoutReason) return new ApiError('timeout', signal.reason.message, { cause: err });
+  if (err instanceof QueryParseError) return new ApiError('bad_data', `cannot parse query: ${err.message}`, { cause: err });
+  if (err instanceof QueryError) return new ApiError(err.kind, err.message, { cause: err });
+  if (err instanceof LimitExceededError) {
+    const msg = err.message.includes(`-${err.flag}`) ? err.message : `${err.message}; see -${err.flag}`;
+    return new ApiError('limit', msg, { cause: err });
+  }
+  if (err instanceof MatcherError) return new ApiError('bad_data', err.message, { cause: err });
+  if (err instanceof QueueTimeoutError) return new ApiError('too_many_requests', err.message, { cause: err });
+  return new ApiError('internal', (err as Error)?.message ?? String(err), { cause: err });
+}

@@ -1,0 +1,68 @@
+import formbody from '@fastify/formbody';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type SelectDeps } from './deps.ts';
+import { selectAuthKeys } from './flags.ts';
+import { handleExportCsv, handleExportJson, handleExportNative, handleFederate } from './handle-export.ts';
+import { handleGraphiteFind } from './handle-graphite.ts';
+import { handleDeleteSeries, handleLabels, handleLabelValues, handleSeries, handleSeriesCount, handleTsdbStatus } from './handle-index.ts';
+import { handleInstantQuery, handleRangeQuery } from './handle-query.ts';
+import { type ReadContext, runRead, toApiError } from './request-context.ts';
+import { RequestParams } from './request-params.ts';
+
+type Handler = (c: ReadContext, req: FastifyRequest) => Promise<unknown>;
+
+/**
+ * READ_ROUTES is the read-API route table (SPEC part D). Each is served for GET and POST
+ * (form-encoded) at its path and under /prometheus.
+ */
+export const READ_ROUTES: ReadonlyArray<readonly [string, Handler]> = [
+  ['/api/v1/query', (c) => handleInstantQuery(c)],
+  ['/api/v1/query_range', (c) => handleRangeQuery(c)],
+  ['/api/v1/series', (c) => handleSeries(c)],
+  ['/api/v1/series/count', (c) => handleSeriesCount(c)],
+  ['/api/v1/labels', (c) => handleLabels(c)],
+  ['/api/v1/label/:name/values', (c, req) => handleLabelValues(c, (req.params as { name: string }).name)],
+  ['/api/v1/status/tsdb', (c) => handleTsdbStatus(c)],
+  ['/api/v1/export', (c) => handleExportJson(c)],
+  ['/api/v1/export/csv', (c) => handleExportCsv(c)],
+  ['/api/v1/export/native', (c) => handleExportNative(c)],
+  ['/federate', (c) => handleFederate(c)],
+  ['/graphite/metrics/find', (c) => handleGraphiteFind(c)],
+  ['/metrics/find', (c) => handleGraphiteFind(c)],
+];
+
+/** registerSelectRoutes adds the read routes, delete_series and the cache reset to app. */
+export async function registerSelectRoutes(app: FastifyInstance, deps: SelectDeps): Promise<void> {
+  await app.register(formbody);
+  for (const prefix of ['', '/prometheus']) {
+    for (const [path, handler] of READ_ROUTES) {
+      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req)) });
+    }
+    app.route({
+      method: ['POST', 'PUT'], url: `${prefix}/api/v1/admin/tsdb/delete_series`,
+      config: { authKey: selectAuthKeys.delete, authKeyFlag: 'deleteAuthKey' },
+      handler: (req, reply) => deleteSeries(req, reply, deps),
+    });
+  }
+  app.route({
+    method: ['GET', 'POST', 'HEAD'], url: '/internal/resetRollupResultCache',
+    config: { authKey: selectAuthKeys.resetCache, authKeyFlag: 'search.resetCacheAuthKey' },
+    handler: async (_req, reply) => {
+      deps.cache.reset();
+      return reply.type('text/plain').send('');
+    },
+  });
+}
+
+/** deleteSeries answers 204 with an empty body, or a plain-text error (DECISIONS.md "delete_series"). */
+async function deleteSeries(req: FastifyRequest, reply: FastifyReply, deps: SelectDeps): Promise<FastifyReply> {
+  const ac = new AbortController();
+  try {
+    await handleDeleteSeries({ params: new RequestParams(req.query, req.body), signal: ac.signal, now: deps.now(), deps });
+    return reply.code(204).send();
+  } catch (err) {
+    const e = toApiError(err);
+    if (e.kind === 'internal') deps.logger.error({ err }, 'cannot delete series');
+    return reply.code(e.status).type('text/plain').send(e.message);
+  }
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { at, expectValues } from './_test-fixture.ts';
+import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
+
+// In the fixture, gauge{job="a"}[5m] at 10m holds 6 1 2 8 7 (at 6m…10m) and
+// counter{job="a"}[5m] holds 60 70 80 90 100. Values below are worked out by hand.
+const G = 'gauge{job="a"}[5m]';
+const A = '{job="a"}';
+const sd = Math.sqrt(7.76);
+
+const CASES: Record<string, [query: string, want: Record<string, number>][]> = {
+  // Extrapolation: the first sample is 60s after the window start (< 1.1 × the 60s gap), so the
+  // change is extrapolated by 60s: 40 × 300/240 = 50.
+  rate: [['rate(counter{job="a"}[5m])', { [A]: 50 / 300 }], ['rate(counter{job="b"}[5m])', { '{job="b"}': 50 / 300 }]],
+  increase: [['increase(counter{job="a"}[5m])', { [A]: 50 }], ['increase(counter{job="b"}[10m])', { '{job="b"}': (85 * 600) / 540 }]],
+  delta: [[`delta(${G})`, { [A]: 1.25 }]],
+  irate: [['irate(counter{job="a"}[5m])', { [A]: 10 / 60 }]],
+  idelta: [[`idelta(${G})`, { [A]: -1 }]],
+  avg_over_time: [[`avg_over_time(${G})`, { [A]: 4.8 }]],
+  count_over_time: [[`count_over_time(${G})`, { [A]: 5 }]],
+  sum_over_time: [[`sum_over_time(${G})`, { [A]: 24 }]],
+  min_over_time: [[`min_over_time(${G})`, { [A]: 1 }]],
+  max_over_time: [[`max_over_time(${G})`, { [A]: 8 }]],
+  ts_of_min_over_time: [[`ts_of_min_over_time(${G})`, { [A]: 420 }]],
+  ts_of_max_over_time: [[`ts_of_max_over_time(${G})`, { [A]: 540 }]],
+  first_over_time: [[`first_over_time(${G})`, { [`gauge${A}`]: 6 }]],
+  last_over_time: [[`last_over_time(${G})`, { [`gauge${A}`]: 7 }]],
+  ts_of_first_over_time: [[`ts_of_first_over_time(${G})`, { [A]: 360 }]],
+  ts_of_last_over_time: [[`ts_of_last_over_time(${G})`, { [A]: 600 }]],
+  quantile_over_time: [[`quantile_over_time(0.5, ${G})`, { [A]: 6 }], [`quantile_over_time(0.25, ${G})`, { [A]: 2 }]],
+  stddev_over_time: [[`stddev_over_time(${G})`, { [A]: sd }]],
+  stdvar_over_time: [[`stdvar_over_time(${G})`, { [A]: 7.76 }]],
+  mad_over_time: [[`mad_over_time(${G})`, { [A]: 2 }]],
+  present_over_time: [[`present_over_time(${G})`, { [A]: 1 }]],
+  absent_over_time: [[`absent_over_time(${G})`, {}], ['absent_over_time(nope{job="x"}[5m])', { '{job="x"}': 1 }]],
+  changes: [[`changes(${G})`, { [A]: 4 }]],
+  resets: [[`resets(${G})`, { [A]: 2 }]],
+  // Least squares over (0,6) (60,1) (120,2) (180,8) (240,7): slope 540/36000.
+  deriv: [[`deriv(${G})`, { [A]: 0.015 }]],
+  predict_linear: [[`predict_linear(${G}, 60)`, { [A]: 7.5 }]],
+  double_exponential_smoothing: [[`double_exponential_smoothing(${G}, 0.5, 0.5)`, { [A]: 4.1875 }]],
+  holt_winters: [[`holt_winters(${G}, 0.5, 0.5)`, { [A]: 4.1875 }]],
+  // MetricsQL.
+  median_over_time: [[`median_over_time(${G})`, { [A]: 6 }]],
+  mode_over_time: [['mode_over_time(gauge{job="b"}[5m])', { '{job="b"}': 10 }]],
+  rollup: [[`rollup(${G})`, { '{job="a",rollup="min"}': 1, '{job="a",rollup="max"}': 8, '{job="a",rollup="avg"}': 4.8 }], [`rollup(${G}, "max")`, { '{job="a",rollup="max"}': 8 }]],
+  rollup_rate: [[`rollup_rate(${G}, "max")`, { '{job="a",rollup="max"}': 7 / 60 }]],
+  rollup_deriv: [[`rollup_deriv(${G}, "min")`, { '{job="a",rollup="min"}': -5 / 60 }]],
+  rollup_increase: [[`rollup_increase(${G}, "avg")`, { '{job="a",rollup="avg"}': 3.75 }]],
+  rollup_delta: [[`rollup_delta(${G}, "avg")`, { '{job="a",rollup="avg"}': 0.25 }]],
+  rollup_scrape_interval: [[`rollup_scrape_interval(${G}, "max")`, { '{job="a",rollup="max"}': 60 }]],
+  rollup_candlestick: [[`rollup_candlestick(${G})`, { '{job="a",rollup="open"}': 6, '{job="a",rollup="close"}': 7, '{job="a",rollup="low"}': 1, '{job="a",rollup="high"}': 8 }]],
+  increase_pure: [[`increase_pure(${G})`, { [A]: 15 }]],
+  rate_over_sum: [[`rate_over_sum(${G})`, { [A]: 0.08 }]],
+  count_eq_over_time: [[`count_eq_over_time(${G}, 2)`, { [A]: 1 }]],
+  count_ne_over_time: [[`count_ne_over_time(${G}, 2)`, { [A]: 4 }]],
+  count_gt_over_time: [[`count_gt_over_time(${G}, 2)`, { [A]: 3 }]],
+  count_le_over_time: [[`count_le_over_time(${G}, 2)`, { [A]: 2 }]],
+  share_eq_over_time: [[`share_eq_over_time(${G}, 2)`, { [A]: 0.2 }]],
+  share_gt_over_time: [[`share_gt_over_time(${G}, 2)`, { [A]: 0.6 }]],
+  share_le_over_time: [[`share_le_over_time(${G}, 2)`, { [A]: 0.4 }]],
+  sum_eq_over_time: [[`sum_eq_over_time(${G}, 2)`, { [A]: 2 }]],
+  sum_gt_over_time: [[`sum_gt_over_time(${G}, 2)`, { [A]: 21 }]],
+  sum_le_over_time: [[`sum_le_over_time(${G}, 2)`, { [A]: 3 }]],
+  sum2_over_time: [[`sum2_over_time(${G})`, { [A]: 154 }]],
+  range_over_time: [[`range_over_time(${G})`, { [A]: 7 }]],
+  distinct_over_time: [[`distinct_over_time(${G})`, { [A]: 5 }]],
+  integrate: [[`integrate(${G})`, { [A]: 1020 }]],
+  lag: [[`lag(${G})`, { [A]: 0 }], ['lag(gauge{job="a"}[5m] offset 30s)', { [A]: 30 }]],
+  lifetime: [[`lifetime(${G})`, { [A]: 240 }]],
+  tfirst_over_time: [[`tfirst_over_time(${G})`, { [A]: 360 }]],
+  tlast_over_time: [[`tlast_over_time(${G})`, { [A]: 600 }]],
+  tmin_over_time: [[`tmin_over_time(${G})`, { [A]: 420 }]],
+  tmax_over_time: [[`tmax_over_time(${G})`, { [A]: 540 }]],
+  tlast_change_over_time: [[`tlast_change_over_time(${G})`, { [A]: 600 }], ['tlast_change_over_time(gauge{job="b"}[5m])', {}]],
+  geomean_over_time: [[`geomean_over_time(${G})`, { [A]: Math.pow(672, 0.2) }]],
+  ideriv: [[`ideriv(${G})`, { [A]: -1 / 60 }]],
+  increases_over_time: [[`increases_over_time(${G})`, { [A]: 2 }]],
+  decreases_over_time: [[`decreases_over_time(${G})`, { [A]: 2 }]],
+  ascent_over_time: [[`ascent_over_time(${G})`, { [A]: 7 }]],
+  descent_over_time: [[`descent_over_time(${G})`, { [A]: 6 }]],
+  zscore_over_time: [[`zscore_over_time(${G})`, { [A]: 2.2 / sd }]],
+  scrape_interval: [[`scrape_interval(${G})`, { [A]: 60 }]],
+  duration_over_time: [[`duration_over_time(${G}, 120)`, { [A]: 240 }], [`duration_over_time(${G}, 30)`, { [A]: 0 }]],
+  default_rollup: [[`default_rollup(${G})`, { [`gauge${A}`]: 7 }]],
+};
+
+describe('ROLLUP_FUNCTIONS', () => {
+  it('has at least one test case for every registry entry (and no stray cases)', () => {
+    expect([...ROLLUP_FUNCTIONS.keys()].filter((n) => CASES[n] === undefined)).toEqual([]);
+    expect(Object.keys(CASES).filter((n) => !ROLLUP_FUNCTIONS.has(n))).toEqual([]);
+  });
+
+  const f = async (query: string, want: Record<string, number>): Promise<void> => {
+    expectValues(await at(query), want, query);
+  };
+  for (const [name, cases] of Object.entries(CASES)) {
+    it(name, async () => {
+      for (const [query, want] of cases) await f(query, want);
+    });
+  }
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../promql/index.ts';
+import { LimitExceededError } from '../storageapi/index.ts';
+import { at, fixture, OPTS, over, show } from './_test-fixture.ts';
+import { instant, range, type QueryResult } from './engine.ts';
+import { QueryError } from './errors.ts';
+import type { QueryOptions } from './query-state.ts';
+
+const MIN = 60_000;
+const db = fixture();
+const N = null;
+
+describe('instant', () => {
+  const f = async (query: string, want: unknown): Promise<void> => {
+    const r = await instant(db, query, 10 * MIN, OPTS);
+    const { stats: _stats, ...rest } = r;
+    expect(JSON.parse(JSON.stringify(rest, (_k, v: unknown) => (v instanceof Float64Array ? Array.from(v) : v)))).toEqual(want);
+  };
+
+  it('returns every Prometheus result type', async () => {
+    await f('1 + 1', { type: 'scalar', timestamp: 600_000, value: 2 });
+    await f('"text"', { type: 'string', timestamp: 600_000, value: 'text' });
+    await f('gauge{job="a"}', { type: 'vector', vector: [{ labels: [{ name: '__name__', value: 'gauge' }, { name: 'job', value: 'a' }], timestamp: 600_000, value: 7 }] });
+    // A bare range selector at an instant is a matrix of the raw samples in (t-2m, t].
+    await f('gauge{job="a"}[2m]', { type: 'matrix', matrix: [{ labels: [{ name: '__name__', value: 'gauge' }, { name: 'job', value: 'a' }], timestamps: [540_000, 600_000], values: [8, 7] }] });
+    await f('gauge{job="a"}[2m:1m]', { type: 'matrix', matrix: [{ labels: [{ name: '__name__', value: 'gauge' }, { name: 'job', value: 'a' }], timestamps: [540_000, 600_000], values: [8, 7] }] });
+  });
+
+  it('reports parse errors as ParseError and evaluation errors as QueryError', async () => {
+    await expect(instant(db, 'sum(', 0, OPTS)).rejects.toBeInstanceOf(ParseError);
+    await expect(instant(db, 'ceil({__name__=~"gauge|counter", job="a"})', 10 * MIN, OPTS)).rejects.toThrow('vector cannot contain metrics with the same labelset');
+  });
+});
+
+describe('range', () => {
+  it('turns scalars into one label-less series and rejects non-vector expressions', async () => {
+    const r = await range(db, 'time()', 0, 2 * MIN, MIN, OPTS);
+    expect(r.type === 'matrix' && Array.from(r.matrix[0]!.values)).toEqual([0, 60, 120]);
+    await expect(range(db, 'gauge[5m]', 0, MIN, MIN, OPTS)).rejects.toSatisfy((e: unknown) => e instanceof QueryError && e.kind === 'bad_data');
+    await expect(range(db, '"s"', 0, MIN, MIN, OPTS)).rejects.toBeInstanceOf(QueryError);
+    await expect(range(db, 'gauge', 0, MIN, 0, OPTS)).rejects.toBeInstanceOf(QueryError);
+  });
+
+  it('evaluates a step-aligned sub-range exactly like the same steps of the whole range', async () => {
+    for (const q of ['rate(counter[5m])', 'sum(gauge)', 'time() - start()', 'max_over_time(gauge[3m:1m])']) {
+      const whole = await range(db, q, 0, 10 * MIN, MIN, OPTS);
+      const part = await range(db, q, 0, 10 * MIN, MIN, { ...OPTS, evalRange: { start: 4 * MIN, end: 7 * MIN } });
+      if (whole.type !== 'matrix' || part.type !== 'matrix') throw new Error('want matrices');
+      for (const s of part.matrix) {
+        const w = whole.matrix.find((x) => show(x.labels) === show(s.labels))!;
+        const slice = Array.from(w.timestamps).flatMap((t, i) => (t >= 4 * MIN && t <= 7 * MIN ? [[t, w.values[i]]] : []));
+        expect(Array.from(s.timestamps).map((t, i) => [t, s.values[i]]), q).toEqual(slice);
+      }
+    }
+  });
+});
+
+describe('query limits and statistics', () => {
+  const fails = async (query: string, opts: Partial<QueryOptions>, flag: string, isRange = false): Promise<void> => {
+    const o = { ...OPTS, ...opts };
+    const p = isRange ? range(db, query, 0, 10 * MIN, 1000, o) : instant(db, query, 10 * MIN, o);
+    await expect(p).rejects.toSatisfy((e: unknown) => e instanceof LimitExceededError && e.flag === flag);
+  };
+
+  it('raises LimitExceededError naming the flag', async () => {
+    await fails('gauge', { maxPointsPerTimeseries: 100 }, '-search.maxPointsPerTimeseries', true);
+    await fails('max_over_time(gauge[10m:1s])', { maxPointsPerTimeseries: 100 }, '-search.maxPointsPerTimeseries');
+    await fails('sum_over_time(gauge[10m])', { maxSamples: 5 }, '-search.maxSamplesPerQuery');
+    await fails('gauge', { maxSeries: 2 }, '-search.maxUniqueTimeseries');
+  });
+
+  it('fetches identical selectors once and counts fetched series', async () => {
+    const stats = async (q: string): Promise<number> => (await instant(db, q, 10 * MIN, OPTS)).stats.seriesFetched;
+    expect(await stats('gauge + gauge')).toBe(3);
+    expect(await stats('gauge + gauge offset 1m')).toBe(6);
+  });
+
+  it('stops when the signal is aborted', async () => {
+    const ac = new AbortController();
+    ac.abort(new Error('client went away'));
+    await expect(instant(db, 'sum(gauge)', 10 * MIN, { ...OPTS, signal: ac.signal })).rejects.toThrow('client went away');
+  });
+
+  it('ANDs extra matchers and ORs extra filter sets into every selector', async () => {
+    const r = await instant(db, 'sum(gauge)', 10 * MIN, { ...OPTS, extraMatchers: [{ name: 'job', type: '!=', value: 'c' }] });
+    expect((r as Extract<QueryResult, { type: 'vector' }>).vector[0]!.value).toBe(17);
+    const r2 = await instant(db, 'sum(gauge)', 10 * MIN, { ...OPTS, extraFilterSets: [[{ name: 'job', type: '=', value: 'a' }], [{ name: 'job', type: '=', value: 'c' }]] });
+    expect((r2 as Extract<QueryResult, { type: 'vector' }>).vector[0]!.value).toBe(11);
+  });
+});
+
+describe('MetricsQL extensions', () => {
+  const f = async (query: string, want: Record<string, (number | null)[]>): Promise<void> => {
+    expect(await over(query), query).toEqual(want);
+  };
+
+  it('fills, keeps and drops points with default, if and ifnot', async () => {
+    await f('(gauge{job="a"} > 5) default 0', { 'gauge{job="a"}': [0, 0, 0, 0, 0, 0, 6, 0, 0, 8, 7] });
+    await f('gauge{job="a"} if (gauge{job="a"} > 5)', { 'gauge{job="a"}': [N, N, N, N, N, N, 6, N, N, 8, 7] });
+    await f('gauge{job="a"} ifnot (gauge{job="a"} > 5)', { 'gauge{job="a"}': [1, 3, 2, 5, 4, 4, N, 1, 2, N, N] });
+    await f('nope default 3', { '{}': Array(11).fill(3) });
+  });
+
+  it('keeps metric names, expands WITH, limits groups and ORs filters', async () => {
+    expect(await at('rate(counter{job="a"}[5m]) keep_metric_names')).toEqual({ 'counter{job="a"}': 50 / 300 });
+    expect(await at('WITH (g = gauge{job="a"}, double(x) = x * 2) double(g)')).toEqual({ '{job="a"}': 14 });
+    expect(Object.keys(await at('sum by (job) (gauge) limit 2'))).toHaveLength(2);
+    expect(Object.keys(await at('gauge{job="a" or job="b"}')).sort()).toEqual(['gauge{job="a"}', 'gauge{job="b"}']);
+  });
+
+  it('uses implicit and step-based windows', async () => {
+    // rate(m) without a window: max(step, 2 × sample interval) = 2m here.
+    const implicit = await over('rate(counter{job="a"})');
+    const explicit = await over('rate(counter{job="a"}[2m])');
+    expect(implicit).toEqual(explicit);
+    expect(await over('rate(counter{job="a"}[2i])')).toEqual(explicit);
+  });
+});

@@ -6,7 +6,7 @@ import { LruCache } from './lru-cache.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { BlockHeaders } from './part-format.ts';
 import { Partition, type PartitionOptions } from './partition.ts';
-import { RawBuffer } from './raw-buffer.ts';
+import { BufferPool, RawBuffer } from './raw-buffer.ts';
 import { CacheGroup } from './series-cache.ts';
 import { DeletedSeries, TenantState } from './tenant-state.ts';
 import type { Wal } from './wal.ts';
@@ -63,6 +63,7 @@ export class StorageCore {
   /** active receives new rows; sealed buffers wait for their flush to finish. */
   active: RawBuffer;
   sealed: RawBuffer[] = [];
+  readonly bufferPool: BufferPool;
   /** maxSeriesId is the highest series ID handed out. */
   maxSeriesId = 0;
   #gen = 1;
@@ -76,7 +77,8 @@ export class StorageCore {
     this.seriesCache = new CacheGroup(opts.cacheBytes * CACHE_SHARES.series);
     this.labelsCache = new LruCache(opts.cacheBytes * CACHE_SHARES.labels);
     this.partitionOptions = { cache: caches.headersCache, logger: opts.logger, mergePolicy: opts.mergePolicy };
-    this.active = new RawBuffer(this.#gen, opts.maxBufferedRows);
+    this.bufferPool = new BufferPool(opts.maxBufferedRows);
+    this.active = new RawBuffer(this.#gen, this.bufferPool);
   }
 
   /** cacheSizes returns the byte budget of the caches built before the core (index, headers). */
@@ -111,13 +113,21 @@ export class StorageCore {
   sealActive(): RawBuffer {
     const b = this.active;
     this.sealed.push(b);
-    this.active = new RawBuffer(++this.#gen, this.opts.maxBufferedRows);
+    this.active = new RawBuffer(++this.#gen, this.bufferPool);
     return b;
   }
 
-  /** buffers returns every buffer a search must read, newest last. */
-  buffers(): RawBuffer[] {
-    return [...this.sealed, this.active];
+  /** acquireBuffers returns every buffer a search must read, newest last; release each when done. */
+  acquireBuffers(): RawBuffer[] {
+    const all = [...this.sealed, this.active];
+    for (const b of all) b.acquire();
+    return all;
+  }
+
+  /** dropSealed removes flushed buffers and releases the storage's reference to them. */
+  dropSealed(done: readonly RawBuffer[]): void {
+    this.sealed = this.sealed.filter((b) => !done.includes(b));
+    for (const b of done) b.release();
   }
 
   /** sealedRows counts rows in sealed buffers waiting for their flush. */

@@ -97,7 +97,7 @@ export class Flusher {
             throw err;
           }
         }
-        core.sealed = core.sealed.filter((b) => !buffers.includes(b));
+        core.dropSealed(buffers);
         await core.index.flushFrozen();
         core.wal.removeThrough(seq);
         core.counters.flushes++;

@@ -47,7 +47,7 @@ function read(p: Partition, id: number, minTs = -Infinity, maxTs = Infinity): [n
 }
 
 async function flush(dataDir: string, parts: Map<string, Partition>, rows: [number, number, number][]): Promise<void> {
-  const b = new RawBuffer(1, 4, 2);
+  const b = new RawBuffer(1);
   for (const [id, ts, v] of rows) b.append(b.slotOf(id), ts, v);
   const flushed = await writeBufferParts([b], {
     zstdLevel: 3, dedupMs: 0, isDeleted: () => false, signal: new AbortController().signal,

@@ -1,3 +1,5 @@
+import { IdSlotTable, type IdSlotTableData } from './id-slot-table.ts';
+
 /**
  * BufferSource is what a flush reads from a buffer: its series and their samples.
  */
@@ -21,143 +23,70 @@ export interface SharedBufferData {
   readonly slotIds: Float64Array;
   readonly slotHead: Int32Array;
   readonly slotRows: Uint32Array;
+  readonly table: IdSlotTableData;
 }
 
-function sharedF64(n: number): Float64Array {
-  return new Float64Array(new SharedArrayBuffer(n * 8));
-}
+const f64 = (n: number) => new Float64Array(new SharedArrayBuffer(n * 8));
+const i32 = (n: number) => new Int32Array(new SharedArrayBuffer(n * 4));
+const u32 = (n: number) => new Uint32Array(new SharedArrayBuffer(n * 4));
 
-function sharedI32(n: number): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(n * 4));
-}
+/** BufferMemory is the memory of one RawBuffer; a BufferPool recycles it. */
+export class BufferMemory {
+  ts: Float64Array;
+  vals: Float64Array;
+  next: Int32Array;
+  slotIds: Float64Array;
+  slotHead: Int32Array;
+  slotTail: Int32Array;
+  slotRows: Uint32Array;
+  readonly table = new IdSlotTable();
 
-function sharedU32(n: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(n * 4));
+  constructor(rows: number, slots = 1024) {
+    this.ts = f64(rows);
+    this.vals = f64(rows);
+    this.next = i32(rows);
+    this.slotIds = f64(slots);
+    this.slotHead = i32(slots);
+    this.slotTail = new Int32Array(slots);
+    this.slotRows = u32(slots);
+  }
+
+  get bytes(): number {
+    return this.ts.length * 20 + this.slotIds.length * 24 + this.table.bytes;
+  }
 }
 
 /**
- * RawBuffer holds freshly written samples before they become a part: three parallel typed arrays
- * (timestamp, value, index of the series' next row) plus, per series in the buffer (a "slot"),
- * the head and tail of its row chain. Appending is O(1) with no allocation per sample; reading
- * one series walks its chain. The arrays live in SharedArrayBuffers so a background thread can
- * write a sealed buffer into a part while the main thread still serves searches from it.
- * One buffer per flush generation: the write path appends to the active one; sealed ones are
- * read-only.
+ * BufferPool recycles buffer memory: a buffer's arrays go back to the pool when the last reader
+ * releases it and serve the next buffer, so steady ingestion allocates nothing and memory does
+ * not depend on when the garbage collector of this or the background thread runs. Row arrays are
+ * sized for maxRows up front; the OS commits pages only as they are written.
  */
-export class RawBuffer implements BufferSource {
-  /** gen identifies this buffer; series refs cache (gen, slot) to skip the slot lookup. */
-  readonly gen: number;
-  readonly #maxRows: number;
-  rows = 0;
-  slots = 0;
-  #ts: Float64Array;
-  #vals: Float64Array;
-  #next: Int32Array;
-  #slotIds: Float64Array;
-  #slotHead: Int32Array;
-  #slotTail: Int32Array;
-  #slotRows: Uint32Array;
-  readonly #idToSlot = new Map<number, number>();
+export class BufferPool {
+  readonly maxRows: number;
+  readonly #free: BufferMemory[] = [];
+  readonly #keep: number;
 
-  /** maxRows is where growth stops doubling (the flush size); the buffer can still grow past it. */
-  constructor(gen: number, maxRows = 1 << 20, initialRows = 1024, initialSlots = 256) {
-    this.gen = gen;
-    this.#maxRows = maxRows;
-    const rows = Math.min(initialRows, maxRows);
-    this.#ts = sharedF64(rows);
-    this.#vals = sharedF64(rows);
-    this.#next = sharedI32(rows);
-    this.#slotIds = sharedF64(initialSlots);
-    this.#slotHead = sharedI32(initialSlots);
-    this.#slotTail = new Int32Array(initialSlots);
-    this.#slotRows = sharedU32(initialSlots);
+  constructor(maxRows: number, keep = 3) {
+    this.maxRows = maxRows;
+    this.#keep = keep;
   }
 
-  /** slotOf returns the slot of series id, creating it when absent. */
-  slotOf(id: number): number {
-    const s = this.#idToSlot.get(id);
-    if (s !== undefined) return s;
-    if (this.slots === this.#slotIds.length) this.#growSlots();
-    const slot = this.slots++;
-    this.#slotIds[slot] = id;
-    this.#slotHead[slot] = -1;
-    this.#slotTail[slot] = -1;
-    this.#slotRows[slot] = 0;
-    this.#idToSlot.set(id, slot);
-    return slot;
+  take(): BufferMemory {
+    return this.#free.pop() ?? new BufferMemory(this.maxRows);
   }
 
-  /** append adds one sample to a slot's chain. */
-  append(slot: number, ts: number, value: number): void {
-    const i = this.rows;
-    if (i === this.#ts.length) this.#growRows();
-    this.#ts[i] = ts;
-    this.#vals[i] = value;
-    this.#next[i] = -1;
-    const tail = this.#slotTail[slot]!;
-    if (tail < 0) this.#slotHead[slot] = i;
-    else this.#next[tail] = i;
-    this.#slotTail[slot] = i;
-    this.#slotRows[slot]!++;
-    this.rows = i + 1;
+  give(m: BufferMemory): void {
+    // Memory that grew past maxRows (one huge call) is not worth keeping.
+    if (this.#free.length < this.#keep && m.ts.length === this.maxRows) {
+      m.table.clear();
+      this.#free.push(m);
+    }
   }
 
-  #growRows(): void {
-    const old = this.#ts.length;
-    // Doubling stops at maxRows, so a buffer flushed at maxRows never holds twice that.
-    const cap = old < this.#maxRows ? Math.min(old * 2, this.#maxRows) : old + (old >> 2);
-    const ts = sharedF64(cap);
-    ts.set(this.#ts);
-    const vals = sharedF64(cap);
-    vals.set(this.#vals);
-    const next = sharedI32(cap);
-    next.set(this.#next);
-    this.#ts = ts;
-    this.#vals = vals;
-    this.#next = next;
-  }
-
-  #growSlots(): void {
-    const cap = this.#slotIds.length * 2;
-    const ids = sharedF64(cap);
-    ids.set(this.#slotIds);
-    const head = sharedI32(cap);
-    head.set(this.#slotHead);
-    const tail = new Int32Array(cap);
-    tail.set(this.#slotTail);
-    const rows = sharedU32(cap);
-    rows.set(this.#slotRows);
-    this.#slotIds = ids;
-    this.#slotHead = head;
-    this.#slotTail = tail;
-    this.#slotRows = rows;
-  }
-
-  rowsOf(id: number): number {
-    const s = this.#idToSlot.get(id);
-    return s === undefined ? 0 : this.#slotRows[s]!;
-  }
-
-  copySeries(id: number, outTs: Float64Array, outVals: Float64Array, off: number): number {
-    const s = this.#idToSlot.get(id);
-    return s === undefined ? 0 : copyChain(this.#slotHead[s]!, this.#next, this.#ts, this.#vals, outTs, outVals, off);
-  }
-
-  seriesIds(): Float64Array {
-    return this.#slotIds.slice(0, this.slots).sort();
-  }
-
-  /** share returns the buffer's memory for a background thread; the buffer must be sealed. */
-  share(): SharedBufferData {
-    return {
-      rows: this.rows, slots: this.slots, ts: this.#ts, vals: this.#vals, next: this.#next,
-      slotIds: this.#slotIds, slotHead: this.#slotHead, slotRows: this.#slotRows,
-    };
-  }
-
-  /** bytes is the memory held by the arrays. */
-  get bytes(): number {
-    return this.#ts.length * 20 + this.#slotIds.length * 24 + this.slots * 40;
+  /** idleBytes is the memory held for reuse. */
+  get idleBytes(): number {
+    return this.#free.reduce((n, m) => n + m.bytes, 0);
   }
 }
 
@@ -171,14 +100,142 @@ function copyChain(head: number, next: Int32Array, ts: Float64Array, vals: Float
   return n;
 }
 
+/**
+ * RawBuffer holds freshly written samples before they become a part: three parallel typed arrays
+ * (timestamp, value, index of the series' next row) plus, per series in the buffer (a "slot"),
+ * the head and tail of its row chain and an ID → slot table. Appending is O(1) with no
+ * allocation per sample; reading one series walks its chain. The arrays are SharedArrayBuffers
+ * so a background thread writes a sealed buffer into a part while searches still read it here.
+ * The write path appends to the active buffer; sealed ones are read-only. Reference-counted:
+ * the storage holds one reference, every search another; the last release recycles the memory.
+ */
+export class RawBuffer implements BufferSource {
+  /** gen identifies this buffer; series refs cache (gen, slot) to skip the slot lookup. */
+  readonly gen: number;
+  rows = 0;
+  slots = 0;
+  #m: BufferMemory;
+  readonly #pool: BufferPool | undefined;
+  #refs = 1;
+
+  constructor(gen: number, pool?: BufferPool, memory?: BufferMemory) {
+    this.gen = gen;
+    this.#pool = pool;
+    this.#m = memory ?? pool?.take() ?? new BufferMemory(1024);
+  }
+
+  /** slotOf returns the slot of series id, creating it when absent. */
+  slotOf(id: number): number {
+    const m = this.#m;
+    const s = m.table.get(id);
+    if (s >= 0) return s;
+    if (this.slots === m.slotIds.length) this.#growSlots();
+    const slot = this.slots++;
+    m.slotIds[slot] = id;
+    m.slotHead[slot] = -1;
+    m.slotTail[slot] = -1;
+    m.slotRows[slot] = 0;
+    m.table.set(id, slot);
+    return slot;
+  }
+
+  /** append adds one sample to a slot's chain. */
+  append(slot: number, ts: number, value: number): void {
+    const m = this.#m;
+    const i = this.rows;
+    if (i === m.ts.length) this.#growRows();
+    m.ts[i] = ts;
+    m.vals[i] = value;
+    m.next[i] = -1;
+    const tail = m.slotTail[slot]!;
+    if (tail < 0) m.slotHead[slot] = i;
+    else m.next[tail] = i;
+    m.slotTail[slot] = i;
+    m.slotRows[slot]!++;
+    this.rows = i + 1;
+  }
+
+  #growRows(): void {
+    const m = this.#m;
+    const cap = m.ts.length * 2;
+    const ts = f64(cap);
+    ts.set(m.ts);
+    const vals = f64(cap);
+    vals.set(m.vals);
+    const next = i32(cap);
+    next.set(m.next);
+    m.ts = ts;
+    m.vals = vals;
+    m.next = next;
+  }
+
+  #growSlots(): void {
+    const m = this.#m;
+    const cap = m.slotIds.length * 2;
+    const ids = f64(cap);
+    ids.set(m.slotIds);
+    const head = i32(cap);
+    head.set(m.slotHead);
+    const tail = new Int32Array(cap);
+    tail.set(m.slotTail);
+    const rows = u32(cap);
+    rows.set(m.slotRows);
+    m.slotIds = ids;
+    m.slotHead = head;
+    m.slotTail = tail;
+    m.slotRows = rows;
+  }
+
+  rowsOf(id: number): number {
+    const s = this.#m.table.get(id);
+    return s < 0 ? 0 : this.#m.slotRows[s]!;
+  }
+
+  copySeries(id: number, outTs: Float64Array, outVals: Float64Array, off: number): number {
+    const m = this.#m;
+    const s = m.table.get(id);
+    return s < 0 ? 0 : copyChain(m.slotHead[s]!, m.next, m.ts, m.vals, outTs, outVals, off);
+  }
+
+  seriesIds(): Float64Array {
+    return this.#m.slotIds.slice(0, this.slots).sort();
+  }
+
+  /** share returns the buffer's memory for a background thread; the buffer must be sealed. */
+  share(): SharedBufferData {
+    const m = this.#m;
+    return {
+      rows: this.rows, slots: this.slots, ts: m.ts, vals: m.vals, next: m.next,
+      slotIds: m.slotIds, slotHead: m.slotHead, slotRows: m.slotRows, table: m.table.share(),
+    };
+  }
+
+  acquire(): void {
+    this.#refs++;
+  }
+
+  /** release drops a reference; the last one returns the memory to the pool. */
+  release(): void {
+    if (--this.#refs > 0) return;
+    this.#pool?.give(this.#m);
+    // Fail fast instead of reading recycled memory if a caller keeps using the buffer.
+    this.#m = new BufferMemory(0, 0);
+    this.rows = 0;
+    this.slots = 0;
+  }
+
+  /** bytes is the memory held by the arrays. */
+  get bytes(): number {
+    return this.#m.bytes;
+  }
+}
+
 /** SharedBufferView reads a buffer shared by another thread (see RawBuffer.share). */
 export class SharedBufferView implements BufferSource {
   readonly #d: SharedBufferData;
-  readonly #idToSlot = new Map<number, number>();
 
   constructor(d: SharedBufferData) {
     this.#d = d;
-    for (let s = 0; s < d.slots; s++) this.#idToSlot.set(d.slotIds[s]!, s);
   }
 
   get rows(): number {
@@ -190,13 +247,13 @@ export class SharedBufferView implements BufferSource {
   }
 
   rowsOf(id: number): number {
-    const s = this.#idToSlot.get(id);
-    return s === undefined ? 0 : this.#d.slotRows[s]!;
+    const s = IdSlotTable.lookupShared(this.#d.table, id);
+    return s < 0 ? 0 : this.#d.slotRows[s]!;
   }
 
   copySeries(id: number, outTs: Float64Array, outVals: Float64Array, off: number): number {
-    const s = this.#idToSlot.get(id);
     const d = this.#d;
-    return s === undefined ? 0 : copyChain(d.slotHead[s]!, d.next, d.ts, d.vals, outTs, outVals, off);
+    const s = IdSlotTable.lookupShared(d.table, id);
+    return s < 0 ? 0 : copyChain(d.slotHead[s]!, d.next, d.ts, d.vals, outTs, outVals, off);
   }
 }

@@ -80,7 +80,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
       parts.push(part);
     }
   }
-  const buffers = core.buffers();
+  const buffers = core.acquireBuffers();
   const tk = tenantKey(q.tenant);
   try {
     const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
@@ -112,6 +112,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
     }
   } finally {
     for (const p of parts) p.release();
+    for (const b of buffers) b.release();
   }
 }
 

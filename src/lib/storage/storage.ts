@@ -313,7 +313,8 @@ function collectStats(core: StorageCore, lastFlushMs: number): StorageStats {
       t.bytes += part.meta.sizeBytes;
     }
   }
-  const inmemory: TierStats = { parts: core.buffers().filter((b) => b.rows > 0).length, rows: core.pendingRows, bytes: core.buffers().reduce((n, b) => n + b.bytes, 0) };
+  const buffers = [...core.sealed, core.active];
+  const inmemory: TierStats = { parts: buffers.filter((b) => b.rows > 0).length, rows: core.pendingRows, bytes: buffers.reduce((n, b) => n + b.bytes, 0) + core.bufferPool.idleBytes };
   const hour = Math.floor(core.opts.now() / 3_600_000);
   const tenants = [...core.tenants.values()].map((t) => ({
     accountID: t.tenant.accountID, projectID: t.tenant.projectID, activeSeries: t.activeSeries(hour), seriesCreated: t.seriesCreated, rowsAdded: t.rowsAdded,

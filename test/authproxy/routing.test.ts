@@ -131,6 +131,19 @@ describe('forwarded headers', () => {
     expect([head.status, head.text]).toEqual([200, '']);
   });
 
+  it('answers Expect: 100-continue itself and forwards the body without the Expect header', async () => {
+    const seen = plain.seen.length;
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${proxy.base}/upload`, { method: 'POST', headers: { authorization: P, expect: '100-continue', 'content-length': '5' } }, (res) => {
+        let out = '';
+        res.on('data', (d: Buffer) => (out += d.toString())).on('end', () => resolve(out));
+      });
+      req.on('continue', () => req.end('hello')).on('error', reject);
+    });
+    expect(text).toBe('plain POST /upload 5');
+    expect(plain.seen[seen]!.headers.expect).toBeUndefined();
+  });
+
   it('does not proxy /-/reload, /metrics or /health: the proxy serves them', async () => {
     const seen = plain.seen.length;
     expect((await call('/health', P)).text).toBe('OK');

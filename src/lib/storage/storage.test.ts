@@ -126,6 +126,15 @@ describe('Storage deletion', () => {
     await s.close();
   });
 
+  it('refuses to delete with an empty matcher set', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    await s.addRows(DEFAULT_TENANT, [row({ __name__: 'up' }, T0, 1)]);
+    await expect(s.deleteSeries(query([], 0, 0), never())).rejects.toThrow(/at least one matcher/);
+    await expect(s.deleteSeries(query([[]], 0, 0), never())).rejects.toThrow(/at least one matcher/);
+    expect(await s.seriesCount(DEFAULT_TENANT, never())).toBe(1);
+    await s.close();
+  });
+
   it('replays a deletion from the WAL after a crash', async () => {
     const dir = dirs.make();
     const clock = new FakeClock();

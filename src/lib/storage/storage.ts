@@ -164,6 +164,11 @@ export class Storage implements Searcher, Deleter, Inserter {
 
   async deleteSeries(q: SearchQuery, signal: AbortSignal): Promise<number> {
     this.#checkOpen();
+    // An empty list of matcher sets means "every series" to searches; for deletion that is far
+    // more likely a caller's mistake than the intent.
+    if (q.matcherSets.length === 0 || q.matcherSets.some((s) => s.length === 0)) {
+      throw new Error('cannot delete series: every matcher set needs at least one matcher');
+    }
     const all = { minTimestamp: 0, maxTimestamp: Number.MAX_SAFE_INTEGER };
     const ids = search.matchingIds(this.#core, { ...q, timeRange: all, maxSeries: 0 }, signal);
     if (ids.length === 0) return 0;

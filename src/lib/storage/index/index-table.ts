@@ -199,7 +199,11 @@ export class IndexTable {
     if (mt.itemsCount > 0) {
       const items = mt.sorted();
       const part = await this.#writePart(mt.maxSeriesId, async (w) => {
-        for (const item of items) w.add(item);
+        for (let i = 0; i < items.length; i++) {
+          w.add(items[i]!);
+          // Give ingestion and searches a turn during a big flush (a burst of new series).
+          if (i % 16384 === 16383) await yieldNow();
+        }
       });
       this.#parts.push(part);
       writeManifest(this.dir, this.#parts.map((p) => p.name));

@@ -105,11 +105,10 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     if (this.#settled) controller.abort(new ClientGoneError());
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     if (statusCode < 200) return; // 1xx: informational, the final response follows
     this.#status = statusCode;
-    const raw = controller.rawHeaders as ReadonlyArray<Buffer | string> | null;
-    this.#res.writeHead(statusCode, raw === null ? [] : downstreamResponseHeaders(raw));
+    this.#res.writeHead(statusCode, downstreamResponseHeaders(headers));
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

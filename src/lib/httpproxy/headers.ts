@@ -72,25 +72,19 @@ function removeNamed(flat: string[], names: ReadonlySet<string>): void {
 }
 
 /**
- * downstreamResponseHeaders filters the backend's raw response headers (flat [name, value, ...],
- * Buffers or strings) for the client: hop-by-hop headers and those named by Connection are dropped.
- * Returns a flat string list for `writeHead`. Pure.
+ * downstreamResponseHeaders filters the backend's response headers (as undici parses them: lower-case
+ * names, repeated headers as arrays) for the client: hop-by-hop headers and those named by
+ * Connection are dropped. Returns a flat [name, value, ...] list for `writeHead`. Pure.
  */
-export function downstreamResponseHeaders(raw: ReadonlyArray<Buffer | string>): string[] {
+export function downstreamResponseHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): string[] {
   const out: string[] = [];
-  let dropped: string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = latin1(raw[i]!);
-    const value = latin1(raw[i + 1]!);
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower)) {
-      if (lower === 'connection') dropped = connectionTokens(value);
-      continue;
-    }
-    out.push(name, value);
+  const conn = headers.connection;
+  const named = conn === undefined ? undefined : connectionTokens(typeof conn === 'string' ? conn : conn.join(','));
+  for (const name in headers) {
+    const v = headers[name];
+    if (v === undefined || HOP_BY_HOP.has(name) || named?.includes(name) === true) continue;
+    if (typeof v === 'string') out.push(name, v);
+    else for (const x of v) out.push(name, x);
   }
-  if (dropped !== undefined) removeNamed(out, new Set(dropped));
   return out;
 }
-
-const latin1 = (x: Buffer | string): string => (typeof x === 'string' ? x : x.toString('latin1'));

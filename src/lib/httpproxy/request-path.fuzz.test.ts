@@ -19,7 +19,7 @@ describe('normalizeRequestPath (fuzz)', () => {
       // what the backend decodes from `encoded` is exactly the path the rules matched
       expect(decodeURIComponent(r.encoded)).toBe(r.path);
       expect(normalizeRequestPath(r.encoded)).toEqual(r);
-    }), { numRuns: 3000 });
+    }), { numRuns: 1000 });
   });
 
   it('never throws anything but PathError on arbitrary strings', () => {
@@ -29,6 +29,6 @@ describe('normalizeRequestPath (fuzz)', () => {
       } catch (err) {
         expect(err).toBeInstanceOf(PathError);
       }
-    }), { numRuns: 3000 });
+    }), { numRuns: 1000 });
   });
 });

@@ -13,7 +13,7 @@ import { type ResolvedOptions, type StorageOptions, resolveOptions } from './opt
 import { cutoffDay, partitionsToDrop } from './retention.ts';
 import * as search from './search.ts';
 import { deleteSnapshot, linkSnapshot, listSnapshots, snapshotName, snapshotsOlderThan } from './snapshot.ts';
-import type { StorageStats, TierStats } from './stats.ts';
+import { type StorageStats, collectStats } from './stats.ts';
 import { openCore } from './storage-open.ts';
 import { appendDeleteRecord } from './wal-record.ts';
 import { WritePath } from './write-path.ts';
@@ -297,60 +297,4 @@ export class Storage implements Searcher, Deleter, Inserter {
     for (const p of this.#core.partitions.values()) p.close();
     this.#lock.release();
   }
-}
-
-function tier(): { parts: number; rows: number; bytes: number } {
-  return { parts: 0, rows: 0, bytes: 0 };
-}
-
-function collectStats(core: StorageCore, lastFlushMs: number): StorageStats {
-  const small = tier();
-  const big = tier();
-  let mergesDone = 0;
-  let mergesRunning = 0;
-  for (const p of core.partitions.values()) {
-    mergesDone += p.mergesDone;
-    mergesRunning += p.mergesRunning;
-    for (const part of p.parts) {
-      const t = part.meta.sizeBytes >= core.opts.bigPartBytes ? big : small;
-      t.parts++;
-      t.rows += part.meta.rowsCount;
-      t.bytes += part.meta.sizeBytes;
-    }
-  }
-  const buffers = [...core.sealed, core.active];
-  const inmemory: TierStats = { parts: buffers.filter((b) => b.rows > 0).length, rows: core.pendingRows, bytes: buffers.reduce((n, b) => n + b.bytes, 0) + core.bufferPool.idleBytes };
-  const hour = Math.floor(core.opts.now() / 3_600_000);
-  const tenants = [...core.tenants.values()].map((t) => ({
-    accountID: t.tenant.accountID, projectID: t.tenant.projectID, activeSeries: t.activeSeries(hour), seriesCreated: t.seriesCreated, rowsAdded: t.rowsAdded,
-  }));
-  const is = core.index.stats();
-  const lru = (c: { size: number; bytes: number; maxBytes: number; hits: number; misses: number }) => ({ entries: c.size, bytes: c.bytes, maxBytes: c.maxBytes, hits: c.hits, misses: c.misses });
-  return {
-    rowsAdded: core.counters.rowsAdded,
-    rowsRejected: { ...core.counters.rowsRejected },
-    seriesCreated: core.counters.seriesCreated,
-    activeSeries: tenants.reduce((n, t) => n + t.activeSeries, 0),
-    deletedSeries: core.deleted.size,
-    pendingRows: core.pendingRows,
-    tiers: { inmemory, small, big },
-    partitions: core.partitions.size,
-    index: { parts: is.parts, bytes: is.partsBytes, items: is.items, pendingItems: is.memItems },
-    mergesDone,
-    mergesRunning: mergesRunning + is.mergesRunning,
-    mergeErrors: core.counters.mergeErrors,
-    indexMergesDone: is.mergesDone,
-    flushes: core.counters.flushes,
-    flushErrors: core.counters.flushErrors,
-    lastFlushDurationMs: lastFlushMs,
-    wal: { bytes: core.wal.sizeBytes, bytesWritten: core.wal.bytesWritten, fsyncs: core.wal.fsyncs },
-    caches: {
-      series: { entries: core.seriesCache.entries, bytes: core.seriesCache.bytes, maxBytes: core.seriesCache.maxBytes, hits: core.seriesCache.hits, misses: core.seriesCache.misses },
-      labels: lru(core.labelsCache),
-      indexBlocks: lru(core.indexCache),
-      partHeaders: lru(core.headersCache),
-    },
-    snapshots: listSnapshots(core.paths.snapshots).length,
-    tenants,
-  };
 }

@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { setImmediate as yieldNow } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ByteWriter } from '../encoding/bytes.ts';
 import { compress, maybeCompress } from '../encoding/zstd.ts';
-import { BufferedFile, writeFileSynced } from '../fs-util.ts';
-import { KIND_SERIES_BY_LABELS, readTenantKey } from './keys.ts';
+import { errorMessage } from '../errors.ts';
+import { BufferedFile, fsyncDir, newPartName, writeFileSynced } from '../fs-util.ts';
+import { MergedCursor, PartCursor } from './cursor.ts';
+import type { IndexPart } from './index-part.ts';
+import { KIND_DAY_LABEL, KIND_DAY_SERIES, KIND_SERIES_BY_LABELS, readDayKey, readTenantKey } from './keys.ts';
 
 /** INDEX_BLOCK_BYTES is the target size of an uncompressed block of items. */
 export const INDEX_BLOCK_BYTES = 32 * 1024;
@@ -110,5 +114,47 @@ export class IndexPartWriter {
 
   abort(): void {
     this.#items.abort();
+  }
+}
+
+/**
+ * writeIndexPart writes a new index part of dir: under tmp/ first, every file fsynced, then
+ * renamed into place, so a crash leaves at most a tmp dir (removed at open). Returns its name;
+ * the caller lists it in the manifest.
+ */
+export async function writeIndexPart(dir: string, zstdLevel: number, maxSeriesId: number, fill: (w: IndexPartWriter) => Promise<void>): Promise<string> {
+  const name = newPartName();
+  const tmp = join(dir, 'tmp', name);
+  const w = new IndexPartWriter(tmp, zstdLevel);
+  try {
+    await fill(w);
+    w.finish(maxSeriesId);
+    fsyncDir(tmp);
+    renameSync(tmp, join(dir, name));
+    fsyncDir(dir);
+    return name;
+  } catch (err) {
+    w.abort();
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`cannot write index part "${tmp}": ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+/**
+ * copyMergedItems writes the union of the inputs' items to w, leaving out per-day items of days
+ * before cutoffDay (retention); global items stay (FORMAT.md). Yields to the event loop as it
+ * goes and stops when signal aborts.
+ */
+export async function copyMergedItems(inputs: readonly IndexPart[], w: IndexPartWriter, cutoffDay: number, signal: AbortSignal): Promise<void> {
+  const c = new MergedCursor(inputs.map((p) => new PartCursor(p)));
+  for (let n = 0; c.current !== undefined; c.next(), n++) {
+    const item = c.current;
+    const kind = item[0];
+    if ((kind === KIND_DAY_LABEL || kind === KIND_DAY_SERIES) && readDayKey(item, 9) < cutoffDay) continue;
+    w.add(item);
+    if (n % 8192 === 8191) {
+      await yieldNow();
+      signal.throwIfAborted();
+    }
   }
 }

@@ -1,20 +1,17 @@
-import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { Labels } from '../../storageapi/api.ts';
-import { errorMessage } from '../errors.ts';
-import { fsyncDir, listDirs, mkdirp, newPartName, removeDir } from '../fs-util.ts';
+import { listDirs, mkdirp, removeDir } from '../fs-util.ts';
 import type { StorageLogger } from '../logger.ts';
 import type { LruCache } from '../lru-cache.ts';
 import { readManifest, writeManifest } from '../manifest.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from '../merge-policy.ts';
 import { MergedCursor, PartCursor } from './cursor.ts';
 import { IndexPart } from './index-part.ts';
-import { IndexPartWriter } from './index-part-writer.ts';
+import { type IndexPartWriter, copyMergedItems, writeIndexPart } from './index-part-writer.ts';
 import { IndexView } from './index-view.ts';
 import {
-  KIND_DAY_LABEL, KIND_DAY_SERIES, dayItems, dayKey, idKey, labelsBySeriesPrefix, readDayKey, readIdKey,
-  seriesByLabelsPrefix, seriesItems, KIND_DELETED,
+  KIND_DAY_SERIES, KIND_DELETED, dayItems, dayKey, idKey, labelsBySeriesPrefix, readIdKey, seriesByLabelsPrefix, seriesItems,
 } from './keys.ts';
 import { MemTable } from './mem-table.ts';
 
@@ -212,24 +209,8 @@ export class IndexTable {
     await yieldNow();
   }
 
-  // A part is written under tmp/ and renamed into place only when complete: a crash leaves at
-  // most a tmp dir, which open() removes.
-  async #writePart(maxSeriesId: number, fill: (w: IndexPartWriter) => Promise<void>): Promise<IndexPart> {
-    const name = newPartName();
-    const tmp = join(this.dir, 'tmp', name);
-    const w = new IndexPartWriter(tmp, this.#opts.zstdLevel);
-    try {
-      await fill(w);
-      w.finish(maxSeriesId);
-      fsyncDir(tmp);
-      renameSync(tmp, join(this.dir, name));
-      fsyncDir(this.dir);
-    } catch (err) {
-      w.abort();
-      rmSync(tmp, { recursive: true, force: true });
-      throw new Error(`cannot write index part "${tmp}": ${errorMessage(err)}`, { cause: err });
-    }
-    return IndexPart.open(this.dir, name, this.#opts.cache);
+  #writePart(maxSeriesId: number, fill: (w: IndexPartWriter) => Promise<void>): Promise<IndexPart> {
+    return writeIndexPart(this.dir, this.#opts.zstdLevel, maxSeriesId, fill).then((name) => IndexPart.open(this.dir, name, this.#opts.cache));
   }
 
   /** mergeOnce runs one background merge if the policy finds one; returns whether it merged. */
@@ -258,27 +239,11 @@ export class IndexTable {
     this.#mergesRunning++;
     try {
       const maxId = Math.max(...inputs.map((p) => p.meta.maxSeriesId));
-      const part = await this.#writePart(maxId, (w) => this.#copyMerged(inputs, w, signal));
+      const part = await this.#writePart(maxId, (w) => copyMergedItems(inputs, w, this.#opts.cutoffDay(), signal));
       this.#swap(inputs, part);
     } finally {
       this.#mergesRunning--;
       for (const p of inputs) this.#merging.delete(p.name);
-    }
-  }
-
-  async #copyMerged(inputs: IndexPart[], w: IndexPartWriter, signal: AbortSignal): Promise<void> {
-    const cutoff = this.#opts.cutoffDay();
-    const c = new MergedCursor(inputs.map((p) => new PartCursor(p)));
-    for (let n = 0; c.current !== undefined; c.next(), n++) {
-      const item = c.current;
-      const kind = item[0];
-      // Per-day items of days retention dropped go away; global items stay (FORMAT.md).
-      if ((kind === KIND_DAY_LABEL || kind === KIND_DAY_SERIES) && readDayKey(item, 9) < cutoff) continue;
-      w.add(item);
-      if (n % 8192 === 8191) {
-        await yieldNow();
-        signal.throwIfAborted();
-      }
     }
   }
 

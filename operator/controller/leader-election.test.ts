@@ -13,15 +13,16 @@ const until = async (cond: () => boolean, ms = 3000) => {
   }
 };
 
-const elector = (client: FakeKubeClient, identity: string) =>
-  new LeaderElector({ client, namespace: 'op', name: 'lease', identity, leaseDurationMs: 300, renewDeadlineMs: 200, retryPeriodMs: 20, clock: realClock, log: new MemoryLogger() });
+const elector = (client: FakeKubeClient, identity: string, leaseDurationMs = 300) =>
+  new LeaderElector({ client, namespace: 'op', name: 'lease', identity, leaseDurationMs, renewDeadlineMs: leaseDurationMs - 100, retryPeriodMs: 20, clock: realClock, log: new MemoryLogger() });
 
 describe('LeaderElector', () => {
   it('elects one leader and hands over when it stops', async () => {
     const store = newStore();
     const client = new FakeKubeClient(store);
-    const a = elector(client, 'a');
-    const b = elector(client, 'b');
+    // A long lease: b can only take over this fast because a releases it.
+    const a = elector(client, 'a', 5000);
+    const b = elector(client, 'b', 5000);
     const ca = new AbortController();
     const cb = new AbortController();
     const leading = new Set<string>();
@@ -39,7 +40,7 @@ describe('LeaderElector', () => {
     ca.abort();
     await ra;
     // The lease was released, so b takes over well before a lease duration passes.
-    await until(() => b.isLeader, 250);
+    await until(() => b.isLeader, 2000);
     expect([...leading]).toEqual(['b']);
     const lease = store.get(BUILTIN.lease, { namespace: 'op', name: 'lease' })!;
     expect((lease['spec'] as { holderIdentity: string; leaseTransitions: number }).holderIdentity).toBe('b');

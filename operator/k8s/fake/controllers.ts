@@ -25,10 +25,11 @@ export interface Simulation {
 }
 
 const MANAGER = 'kube-controller-manager';
+const REVISION_LABEL = 'controller-revision-hash';
 
 /** defaultIsReady: a Pod is ready unless an image contains "broken" or it is annotated never-ready. */
 export function defaultIsReady(pod: KubeObject): boolean {
-  const containers = ((pod['spec'] as { containers?: { image?: string }[] } | undefined)?.containers ?? []);
+  const containers = (pod['spec'] as { containers?: { image?: string }[] } | undefined)?.containers ?? [];
   if (containers.some((c) => (c.image ?? '').includes('broken'))) return false;
   return pod.metadata.annotations?.['fake.strata.dev/never-ready'] !== 'true';
 }
@@ -43,39 +44,60 @@ interface Template {
   spec?: unknown;
 }
 
-function ownedBy(obj: KubeObject, owner: KubeObject): boolean {
-  return (obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid);
-}
+type StatusType = typeof BUILTIN.statefulSet | typeof BUILTIN.deployment | typeof BUILTIN.podDisruptionBudget;
 
-/** simulateControllers starts the simulated controllers on a store. */
-export function simulateControllers(store: ObjectStore, opts: SimulationOptions = {}): Simulation {
-  const readyDelayMs = opts.readyDelayMs ?? 20;
-  const isReady = opts.isReady ?? defaultIsReady;
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  let scheduled = false;
-  let stopped = false;
+const ownedBy = (obj: KubeObject, owner: KubeObject) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid);
+const revisionOf = (pod: KubeObject) => pod.metadata.labels?.[REVISION_LABEL];
 
-  const later = (ms: number, fn: () => void) => {
+class ControllerSimulation implements Simulation {
+  readonly #store: ObjectStore;
+  readonly #readyDelayMs: number;
+  readonly #isReady: (pod: KubeObject) => boolean;
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #unsubscribe: () => void;
+  #scheduled = false;
+  #stopped = false;
+
+  constructor(store: ObjectStore, opts: SimulationOptions) {
+    this.#store = store;
+    this.#readyDelayMs = opts.readyDelayMs ?? 20;
+    this.#isReady = opts.isReady ?? defaultIsReady;
+    const relevant = new Set(['StatefulSet', 'Deployment', 'Pod', 'PodDisruptionBudget']);
+    this.#unsubscribe = store.onChange((change) => {
+      if (this.#scheduled || !relevant.has(change.type.kind)) return;
+      this.#scheduled = true;
+      this.#later(0, () => this.#pass());
+    });
+  }
+
+  #later(ms: number, fn: () => void): void {
     const t = setTimeout(() => {
-      timers.delete(t);
-      if (!stopped) fn();
+      this.#timers.delete(t);
+      if (!this.#stopped) fn();
     }, ms);
-    timers.add(t);
-  };
+    this.#timers.add(t);
+  }
 
-  const setPodStatus = (pod: KubeObject, ready: boolean) => {
-    const status = {
-      phase: 'Running',
-      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }],
-    };
-    const cur = store.get(BUILTIN.pod, { namespace: pod.metadata.namespace!, name: pod.metadata.name! });
+  #pass(): void {
+    this.#scheduled = false;
+    for (const sts of this.#store.list(BUILTIN.statefulSet).items) if (sts.metadata.deletionTimestamp === undefined) this.#syncStatefulSet(sts);
+    for (const dep of this.#store.list(BUILTIN.deployment).items) if (dep.metadata.deletionTimestamp === undefined) this.#syncDeployment(dep);
+    const pods = this.#store.list(BUILTIN.pod).items;
+    for (const pdb of this.#store.list(BUILTIN.podDisruptionBudget).items) {
+      this.#writeStatus(BUILTIN.podDisruptionBudget, pdb, { observedGeneration: pdb.metadata.generation, ...pdbStatus(pdb, pods, (uid) => this.#store.findByUid(uid)) });
+    }
+  }
+
+  #setPodStatus(pod: KubeObject, ready: boolean): void {
+    const cur = this.#store.get(BUILTIN.pod, { namespace: pod.metadata.namespace!, name: pod.metadata.name! });
     if (cur === undefined || cur.metadata.uid !== pod.metadata.uid || cur.metadata.deletionTimestamp !== undefined) return;
     const prev = (cur['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.find((c) => c.type === 'Ready')?.status;
     if (prev === (ready ? 'True' : 'False')) return;
-    store.replace(BUILTIN.pod, { ...cur, status }, 'status');
-  };
+    const condition = { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    this.#store.replace(BUILTIN.pod, { ...cur, status: { phase: 'Running', conditions: [condition] } }, 'status');
+  }
 
-  const createPod = (owner: KubeObject, name: string, template: Template, extraLabels: Record<string, string>) => {
+  #createPod(owner: KubeObject, name: string, template: Template, extraLabels: Record<string, string>): void {
     const pod: KubeObject = {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -88,71 +110,72 @@ export function simulateControllers(store: ObjectStore, opts: SimulationOptions 
       },
       spec: structuredClone(template.spec ?? {}),
     };
-    const created = store.create(BUILTIN.pod, pod, MANAGER);
-    later(readyDelayMs, () => setPodStatus(created, isReady(created)));
-  };
+    const created = this.#store.create(BUILTIN.pod, pod, MANAGER);
+    this.#later(this.#readyDelayMs, () => this.#setPodStatus(created, this.#isReady(created)));
+  }
 
-  const podsOf = (owner: KubeObject) => store.list(BUILTIN.pod, { namespace: owner.metadata.namespace! }).items.filter((p) => ownedBy(p, owner));
-  const deletePod = (pod: KubeObject) => store.delete(BUILTIN.pod, { namespace: pod.metadata.namespace!, name: pod.metadata.name! });
+  #podsOf(owner: KubeObject): KubeObject[] {
+    return this.#store.list(BUILTIN.pod, { namespace: owner.metadata.namespace! }).items.filter((p) => ownedBy(p, owner));
+  }
 
-  const writeStatus = (type: typeof BUILTIN.statefulSet | typeof BUILTIN.deployment | typeof BUILTIN.podDisruptionBudget, obj: KubeObject, status: Record<string, unknown>) => {
-    if (JSON.stringify(obj['status'] ?? {}) === JSON.stringify(status)) return;
-    store.replace(type, { ...obj, status }, 'status');
-  };
+  #deletePod(pod: KubeObject): void {
+    this.#store.delete(BUILTIN.pod, { namespace: pod.metadata.namespace!, name: pod.metadata.name! });
+  }
 
-  const syncStatefulSet = (sts: KubeObject) => {
+  #writeStatus(type: StatusType, obj: KubeObject, status: Record<string, unknown>): void {
+    if (JSON.stringify(obj['status'] ?? {}) !== JSON.stringify(status)) this.#store.replace(type, { ...obj, status }, 'status');
+  }
+
+  #syncStatefulSet(sts: KubeObject): void {
     const spec = sts['spec'] as { replicas?: number; template: Template; updateStrategy?: { type?: string } };
     const want = spec.replicas ?? 1;
     const name = sts.metadata.name!;
     const revision = `${name}-${templateHash(spec.template)}`;
-    let pods = podsOf(sts);
     const ordinal = (p: KubeObject) => Number(p.metadata.name!.slice(name.length + 1));
-    for (const p of pods) if (ordinal(p) >= want) deletePod(p);
-    pods = pods.filter((p) => ordinal(p) < want);
+    for (const p of this.#podsOf(sts)) if (ordinal(p) >= want) this.#deletePod(p);
     for (let i = 0; i < want; i++) {
-      if (!pods.some((p) => ordinal(p) === i)) createPod(sts, `${name}-${i}`, spec.template, { 'controller-revision-hash': revision, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` });
+      if (!this.#podsOf(sts).some((p) => ordinal(p) === i)) this.#createPod(sts, `${name}-${i}`, spec.template, { [REVISION_LABEL]: revision, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` });
     }
-    pods = podsOf(sts).filter((p) => ordinal(p) < want);
+    const pods = this.#podsOf(sts);
     const ready = pods.filter(isPodReady).length;
-    const updated = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === revision).length;
+    const updated = pods.filter((p) => revisionOf(p) === revision).length;
     const rolling = (spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
     if (rolling && pods.length === want && ready === want && updated < want) {
-      const outdated = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] !== revision).sort((a, b) => ordinal(b) - ordinal(a));
-      if (outdated[0] !== undefined) deletePod(outdated[0]);
+      const outdated = pods.filter((p) => revisionOf(p) !== revision).sort((a, b) => ordinal(b) - ordinal(a));
+      if (outdated[0] !== undefined) this.#deletePod(outdated[0]);
     }
     const prev = (sts['status'] as { currentRevision?: string } | undefined)?.currentRevision;
     const current = prev === undefined || (rolling && updated === want && ready === want) ? revision : prev;
-    writeStatus(BUILTIN.statefulSet, sts, {
+    this.#writeStatus(BUILTIN.statefulSet, sts, {
       observedGeneration: sts.metadata.generation,
       replicas: pods.length,
       readyReplicas: ready,
       availableReplicas: ready,
-      currentReplicas: pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === current).length,
+      currentReplicas: pods.filter((p) => revisionOf(p) === current).length,
       updatedReplicas: updated,
       currentRevision: current,
       updateRevision: revision,
     });
-  };
+  }
 
-  const syncDeployment = (dep: KubeObject) => {
+  #syncDeployment(dep: KubeObject): void {
     const spec = dep['spec'] as { replicas?: number; template: Template };
     const want = spec.replicas ?? 1;
     const hash = templateHash(spec.template);
-    const pods = podsOf(dep);
-    const fresh = pods.filter((p) => p.metadata.labels?.['pod-template-hash'] === hash);
+    const isNew = (p: KubeObject) => p.metadata.labels?.['pod-template-hash'] === hash;
     const index = (p: KubeObject) => Number(p.metadata.name!.split('-').pop());
-    for (const p of fresh) if (index(p) >= want) deletePod(p);
+    const fresh = this.#podsOf(dep).filter(isNew);
+    for (const p of fresh) if (index(p) >= want) this.#deletePod(p);
     for (let i = 0; i < want; i++) {
-      if (!fresh.some((p) => index(p) === i)) createPod(dep, `${dep.metadata.name}-${hash}-${i}`, spec.template, { 'pod-template-hash': hash });
+      if (!fresh.some((p) => index(p) === i)) this.#createPod(dep, `${dep.metadata.name}-${hash}-${i}`, spec.template, { 'pod-template-hash': hash });
     }
-    const current = podsOf(dep);
-    const newPods = current.filter((p) => p.metadata.labels?.['pod-template-hash'] === hash);
-    const newReady = newPods.filter(isPodReady).length;
     // Old Pods go once the new ones carry the load, so a broken template never removes capacity.
-    if (newReady >= want) for (const p of current) if (p.metadata.labels?.['pod-template-hash'] !== hash) deletePod(p);
-    const all = podsOf(dep);
+    const current = this.#podsOf(dep);
+    const newPods = current.filter(isNew);
+    if (newPods.filter(isPodReady).length >= want) for (const p of current) if (!isNew(p)) this.#deletePod(p);
+    const all = this.#podsOf(dep);
     const ready = all.filter(isPodReady).length;
-    writeStatus(BUILTIN.deployment, dep, {
+    this.#writeStatus(BUILTIN.deployment, dep, {
       observedGeneration: dep.metadata.generation,
       replicas: all.length,
       updatedReplicas: newPods.length,
@@ -161,38 +184,21 @@ export function simulateControllers(store: ObjectStore, opts: SimulationOptions 
       unavailableReplicas: Math.max(0, want - ready),
       conditions: [{ type: 'Available', status: ready >= want ? 'True' : 'False', reason: ready >= want ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable' }],
     });
-  };
+  }
 
-  const syncPdb = (pdb: KubeObject, pods: KubeObject[]) => {
-    const s = pdbStatus(pdb, pods, (uid) => store.findByUid(uid));
-    writeStatus(BUILTIN.podDisruptionBudget, pdb, { observedGeneration: pdb.metadata.generation, ...s });
-  };
+  refreshReadiness(): void {
+    for (const pod of this.#store.list(BUILTIN.pod).items) if (pod['status'] !== undefined) this.#setPodStatus(pod, this.#isReady(pod));
+  }
 
-  const pass = () => {
-    scheduled = false;
-    if (stopped) return;
-    for (const sts of store.list(BUILTIN.statefulSet).items) if (sts.metadata.deletionTimestamp === undefined) syncStatefulSet(sts);
-    for (const dep of store.list(BUILTIN.deployment).items) if (dep.metadata.deletionTimestamp === undefined) syncDeployment(dep);
-    const pods = store.list(BUILTIN.pod).items;
-    for (const pdb of store.list(BUILTIN.podDisruptionBudget).items) syncPdb(pdb, pods);
-  };
+  stop(): void {
+    this.#stopped = true;
+    this.#unsubscribe();
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+  }
+}
 
-  const relevant = new Set(['StatefulSet', 'Deployment', 'Pod', 'PodDisruptionBudget']);
-  const unsubscribe = store.onChange((change) => {
-    if (scheduled || !relevant.has(change.type.kind)) return;
-    scheduled = true;
-    later(0, pass);
-  });
-
-  return {
-    refreshReadiness() {
-      for (const pod of store.list(BUILTIN.pod).items) if ((pod['status'] as object | undefined) !== undefined) setPodStatus(pod, isReady(pod));
-    },
-    stop() {
-      stopped = true;
-      unsubscribe();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-    },
-  };
+/** simulateControllers starts the simulated controllers on a store. */
+export function simulateControllers(store: ObjectStore, opts: SimulationOptions = {}): Simulation {
+  return new ControllerSimulation(store, opts);
 }

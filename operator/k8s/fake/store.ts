@@ -11,8 +11,10 @@ import { matches, parseSelector } from '../selector.ts';
 import type { Selector } from '../selector.ts';
 import type { KubeObject, ObjectKey } from '../types.ts';
 import type { WatchEvent } from '../client.ts';
+import { collectGarbage, orphanDependents } from './gc.ts';
 import { applyConfig, leafPaths, mergePatch } from './ssa.ts';
 import type { FieldPath } from './ssa.ts';
+import { WatchHub } from './watch-hub.ts';
 
 /** Admission validates (and may default) an object before it is stored; throw KubeApiError 422 to reject. */
 export type Admission = (req: { readonly operation: 'CREATE' | 'UPDATE'; readonly object: KubeObject; readonly old?: KubeObject; readonly subresource?: string }) => KubeObject;
@@ -42,21 +44,6 @@ interface TypeState {
   readonly admissions: Admission[];
 }
 
-interface HistoryEntry {
-  readonly rv: number;
-  readonly typeId: string;
-  readonly event: WatchEvent;
-  readonly previous: KubeObject | undefined;
-}
-
-interface Watcher {
-  readonly typeId: string;
-  readonly namespace: string | undefined;
-  readonly selector: Selector;
-  readonly send: (event: WatchEvent) => void;
-  readonly close: () => void;
-}
-
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const clone = <T>(v: T): T => structuredClone(v);
 const keyOf = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
@@ -75,19 +62,16 @@ function specPart(obj: KubeObject): string {
 export class ObjectStore {
   readonly #types = new Map<string, TypeState>();
   readonly #uids = new Map<string, { typeId: string; key: string }>();
-  readonly #history: HistoryEntry[] = [];
-  readonly #watchers = new Set<Watcher>();
+  readonly #hub: WatchHub;
   readonly #listeners = new Set<(change: StoreChange) => void>();
   readonly #now: () => number;
-  readonly #historyLimit: number;
   readonly #gcDelayMs: number;
   #rv = 1;
-  #compactedRv = 0;
   #gcTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: StoreOptions = {}) {
     this.#now = opts.now ?? Date.now;
-    this.#historyLimit = opts.historyLimit ?? 20_000;
+    this.#hub = new WatchHub(opts.historyLimit ?? 20_000);
     this.#gcDelayMs = opts.gcDelayMs ?? 0;
   }
 
@@ -291,7 +275,7 @@ export class ObjectStore {
     if (opts.uid !== undefined && opts.uid !== stored.obj.metadata.uid) {
       throw new KubeApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${stored.obj.metadata.uid}`);
     }
-    if (opts.propagationPolicy === 'Orphan') this.#orphanDependents(stored.obj.metadata.uid!);
+    if (opts.propagationPolicy === 'Orphan') orphanDependents(this, stored.obj.metadata.uid!);
     if ((stored.obj.metadata.finalizers ?? []).length > 0) {
       if (stored.obj.metadata.deletionTimestamp === undefined) {
         const marked = clone(stored.obj);
@@ -326,21 +310,8 @@ export class ObjectStore {
   }
 
   #record(type: ResourceType, event: WatchEvent, previous: KubeObject | undefined): void {
-    const id = typeId(type);
-    this.#history.push({ rv: this.#rv, typeId: id, event, previous });
-    if (this.#history.length > this.#historyLimit) this.#compactedRv = this.#history.shift()!.rv;
-    for (const w of [...this.#watchers]) if (w.typeId === id) this.#deliver(w, event, previous);
+    this.#hub.record(this.#rv, typeId(type), event, previous);
     for (const l of [...this.#listeners]) l({ type, event: clone(event) });
-  }
-
-  // A watch with a label selector sees an object enter (ADDED) or leave (DELETED) the selection.
-  #deliver(w: Watcher, event: WatchEvent, previous: KubeObject | undefined): void {
-    const obj = event.object;
-    if (w.namespace !== undefined && obj.metadata.namespace !== w.namespace) return;
-    const now = matches(w.selector, obj.metadata.labels);
-    const before = previous !== undefined && matches(w.selector, previous.metadata.labels);
-    if (event.type === 'MODIFIED' && now !== before) w.send({ type: now ? 'ADDED' : 'DELETED', object: clone(obj) });
-    else if (now || (event.type === 'DELETED' && before)) w.send({ type: event.type, object: clone(obj) });
   }
 
   /**
@@ -354,48 +325,24 @@ export class ObjectStore {
     close: () => void = () => {},
   ): () => void {
     const id = typeId(this.#state(type).type);
-    const watcher: Watcher = { typeId: id, namespace: opts.namespace, selector: this.#selector(opts.labelSelector), send, close };
-    if (opts.resourceVersion === '' || opts.resourceVersion === '0') {
-      for (const obj of this.list(type, opts).items) send({ type: 'ADDED', object: obj });
-    } else {
-      const from = Number(opts.resourceVersion);
-      if (!Number.isInteger(from)) throw new KubeApiError(400, 'BadRequest', `invalid resourceVersion "${opts.resourceVersion}"`);
-      if (from < this.#compactedRv) throw new KubeApiError(410, 'Expired', `too old resource version: ${from} (${this.#compactedRv})`);
-      for (const h of this.#history) if (h.rv > from && h.typeId === id) this.#deliver(watcher, h.event, h.previous);
-    }
-    this.#watchers.add(watcher);
-    return () => this.#watchers.delete(watcher);
+    const spec = { typeId: id, namespace: opts.namespace, selector: this.#selector(opts.labelSelector) };
+    return this.#hub.watch(spec, opts.resourceVersion, () => this.list(type, opts).items, send, close);
   }
 
   /** compact forgets the watch history: watches from older versions now fail with 410. */
   compact(): void {
-    this.#history.length = 0;
-    this.#compactedRv = this.#rv;
+    this.#hub.compact(this.#rv);
   }
 
   /** closeWatches ends every open watch (as an API server restart or a load balancer would). */
   closeWatches(): void {
-    const all = [...this.#watchers];
-    this.#watchers.clear();
-    for (const w of all) w.close();
+    this.#hub.closeAll();
   }
 
   /** findByUid returns the object with a uid, if it exists. */
   findByUid(uid: string): KubeObject | undefined {
     const loc = this.#uids.get(uid);
     return loc === undefined ? undefined : clone(this.#types.get(loc.typeId)!.objects.get(loc.key)!.obj);
-  }
-
-  #orphanDependents(uid: string): void {
-    for (const state of this.#types.values()) {
-      for (const [key, stored] of [...state.objects]) {
-        const refs = stored.obj.metadata.ownerReferences ?? [];
-        if (!refs.some((r) => r.uid === uid)) continue;
-        const next = clone(stored.obj);
-        next.metadata.ownerReferences = refs.filter((r) => r.uid !== uid);
-        this.#put(state, key, { obj: next, owners: stored.owners }, 'MODIFIED', stored.obj);
-      }
-    }
   }
 
   #scheduleGc(): void {
@@ -407,21 +354,8 @@ export class ObjectStore {
     this.#gcTimer.unref?.();
   }
 
-  /** collectGarbage deletes objects all of whose owners are gone; repeats until stable. */
+  /** collectGarbage deletes objects all of whose owners are gone (see gc.ts). */
   collectGarbage(): number {
-    let deleted = 0;
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const state of this.#types.values()) {
-        for (const stored of [...state.objects.values()]) {
-          const refs = stored.obj.metadata.ownerReferences ?? [];
-          if (refs.length === 0 || refs.some((r) => this.#uids.has(r.uid)) || stored.obj.metadata.deletionTimestamp !== undefined) continue;
-          this.delete(state.type, { namespace: stored.obj.metadata.namespace ?? '', name: stored.obj.metadata.name! });
-          deleted++;
-          changed = true;
-        }
-      }
-    }
-    return deleted;
+    return collectGarbage(this);
   }
 }

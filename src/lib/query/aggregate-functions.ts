@@ -35,7 +35,7 @@ function countValues(a: AggregateInput): Series[] {
 
 // perSeries builds MetricsQL aggregations that rewrite every input series from its group's
 // values at the same step (share, zscore).
-function perSeries(f: (v: number, groupValues: number[]) => number): AggregateFunction {
+function perSeries(f: (v: number, groupValues: number[]) => number): (a: AggregateInput) => Series[] {
   return (a) => {
     const byGroup: number[][] = a.groupLabels.map(() => []);
     a.series.forEach((_, k) => byGroup[a.groupOf[k]!]!.push(k));
@@ -77,39 +77,34 @@ function mode(vals: number[]): number {
   return best;
 }
 
+const batch = (apply: (a: AggregateInput) => Series[]): AggregateFunction => ({ kind: 'batch', apply });
+
 const ENTRIES: Record<string, AggregateFunction> = {
-  sum: reduce.sum,
-  avg: reduce.avg,
-  count: reduce.count,
-  min: reduce.min,
-  max: reduce.max,
-  group: reduce.group,
-  stddev: reduce.stddev,
-  stdvar: reduce.stdvar,
-  quantile: reduce.quantileAgg,
-  topk: select.topk,
-  bottomk: select.bottomk,
-  limitk: select.limitk,
-  limit_ratio: select.limitRatio,
-  count_values: countValues,
+  ...reduce.STREAM_AGGREGATES,
+  quantile: batch(reduce.quantileAgg),
+  topk: batch(select.topk),
+  bottomk: batch(select.bottomk),
+  limitk: batch(select.limitk),
+  limit_ratio: batch(select.limitRatio),
+  count_values: batch(countValues),
   // MetricsQL.
-  median: (a) => reduce.collectReduce(a, (v) => quantile(0.5, v)),
-  mode: (a) => reduce.collectReduce(a, mode),
-  any: (a) => reduce.collectReduce(a, (v) => v[0]!),
-  distinct: (a) => reduce.collectReduce(a, (v) => new Set(v).size),
-  geomean: (a) => reduce.collectReduce(a, (v) => Math.exp(v.reduce((s, x) => s + Math.log(x), 0) / v.length)),
-  mad: (a) => reduce.collectReduce(a, (v) => {
+  median: batch((a) => reduce.collectReduce(a, (v) => quantile(0.5, v))),
+  mode: batch((a) => reduce.collectReduce(a, mode)),
+  any: batch((a) => reduce.collectReduce(a, (v) => v[0]!)),
+  distinct: batch((a) => reduce.collectReduce(a, (v) => new Set(v).size)),
+  geomean: batch((a) => reduce.collectReduce(a, (v) => Math.exp(v.reduce((s, x) => s + Math.log(x), 0) / v.length))),
+  mad: batch((a) => reduce.collectReduce(a, (v) => {
     const m = quantile(0.5, v);
     return quantile(0.5, v.map((x) => Math.abs(x - m)));
-  }),
-  sum2: (a) => reduce.collectReduce(a, (v) => v.reduce((s, x) => s + x * x, 0)),
-  share: perSeries((v, g) => v / g.filter((x) => x >= 0).reduce((s, x) => s + x, 0)),
-  zscore: perSeries((v, g) => (v - mean(g)) / stddev(g)),
-  quantiles,
+  })),
+  sum2: batch((a) => reduce.collectReduce(a, (v) => v.reduce((s, x) => s + x * x, 0))),
+  share: batch(perSeries((v, g) => v / g.filter((x) => x >= 0).reduce((s, x) => s + x, 0))),
+  zscore: batch(perSeries((v, g) => (v - mean(g)) / stddev(g))),
+  quantiles: batch(quantiles),
 };
 for (const [stat, f] of Object.entries(select.STATS)) {
-  ENTRIES[`topk_${stat}`] = select.rankedBy(f, true);
-  ENTRIES[`bottomk_${stat}`] = select.rankedBy(f, false);
+  ENTRIES[`topk_${stat}`] = batch(select.rankedBy(f, true));
+  ENTRIES[`bottomk_${stat}`] = batch(select.rankedBy(f, false));
 }
 
 /** AGGREGATE_FUNCTIONS maps an aggregation operator to its implementation. */

@@ -21,5 +21,20 @@ export interface AggregateInput {
   readonly grouping: Grouping | null;
 }
 
-/** AggregateFunction computes an aggregation's output series. */
-export type AggregateFunction = (a: AggregateInput) => Series[];
+/**
+ * GroupAccumulator reduces the series of one group, fed one series at a time (the caller may
+ * reuse the arrays after add returns), to one output series.
+ */
+export interface GroupAccumulator {
+  add(present: Uint8Array, values: Float64Array): void;
+  finish(): { values: Float64Array; present: Uint8Array };
+}
+
+/**
+ * AggregateFunction: a `stream` aggregation reduces each group with an accumulator, so its
+ * input is never materialised (sum(rate(...)) streams the rate series); a `batch` one needs
+ * all input series at once.
+ */
+export type AggregateFunction =
+  | { readonly kind: 'stream'; readonly create: (n: number) => GroupAccumulator }
+  | { readonly kind: 'batch'; readonly apply: (a: AggregateInput) => Series[] };

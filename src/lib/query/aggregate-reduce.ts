@@ -1,206 +1,213 @@
-// Reducing aggregations (one output series per group): streaming accumulators over typed
-// arrays indexed by group*n + step, so large aggregations allocate no per-point objects.
+// Reducing aggregations (one output series per group): streaming per-group accumulators, and
+// collectReduce for those that need every value of a group at a step.
 
-import type { AggregateInput } from './aggregate-input.ts';
+import type { AggregateFunction, AggregateInput, GroupAccumulator } from './aggregate-input.ts';
 import { quantile } from './math.ts';
 import type { Series } from './types.ts';
 
-/**
- * Slots: every group has n steps, slot = group*n + step. `seen` marks slots that got a value;
- * `drop` marks groups with an input whose name is to be dropped.
- */
-interface Slots {
-  readonly G: number;
-  readonly n: number;
-  readonly seen: Uint8Array;
-  readonly drop: Uint8Array;
-}
+// Per-group accumulators, written out per operator without per-point callbacks: their add
+// loops run once per input point and dominate large aggregations.
 
-function slotsOf(a: AggregateInput): Slots {
-  const G = a.groupLabels.length;
-  return { G, n: a.n, seen: new Uint8Array(G * a.n), drop: new Uint8Array(G) };
-}
+/** SumAcc: Kahan–Neumaier sum per step. */
+class SumAcc implements GroupAccumulator {
+  private readonly s: Float64Array;
+  private readonly c: Float64Array;
+  private readonly seen: Uint8Array;
 
-/** buildOutput makes one series per group that got any value, reading results per slot. */
-function buildOutput(a: AggregateInput, sl: Slots, result: (slot: number) => number): Series[] {
-  const out: Series[] = [];
-  const { G, n, seen } = sl;
-  for (let g = 0; g < G; g++) {
-    const present = seen.slice(g * n, (g + 1) * n);
-    if (!present.includes(1)) continue;
-    const values = new Float64Array(n);
-    for (let i = 0; i < n; i++) if (present[i] === 1) values[i] = result(g * n + i);
-    out.push({ labels: a.groupLabels[g]!, values, present, dropName: sl.drop[g] === 1 });
+  constructor(n: number) {
+    this.s = new Float64Array(n);
+    this.c = new Float64Array(n);
+    this.seen = new Uint8Array(n);
   }
-  return out;
-}
 
-// The loops below are written out per operator (no per-point callbacks): they run once per
-// input point and dominate large aggregations.
-
-export function sum(a: AggregateInput): Series[] {
-  const sl = slotsOf(a);
-  const { n, seen } = sl;
-  const s = new Float64Array(sl.G * n);
-  const c = new Float64Array(sl.G * n);
-  a.series.forEach((ser, k) => {
-    const base = a.groupOf[k]! * n;
-    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
-    const p = ser.present;
-    const v = ser.values;
-    for (let i = 0; i < n; i++) {
+  add(p: Uint8Array, v: Float64Array): void {
+    const { s, c, seen } = this;
+    for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
-      const slot = base + i;
       const x = v[i]!;
-      if (seen[slot] === 0) {
-        seen[slot] = 1;
-        s[slot] = x;
+      if (seen[i] === 0) {
+        seen[i] = 1;
+        s[i] = x;
         continue;
       }
-      // Kahan–Neumaier step, inlined.
-      const sum0 = s[slot]!;
+      const sum0 = s[i]!;
       const t = sum0 + x;
-      if (t === Infinity || t === -Infinity) c[slot] = 0;
-      else if (Math.abs(sum0) >= Math.abs(x)) c[slot] = c[slot]! + (sum0 - t + x);
-      else c[slot] = c[slot]! + (x - t + sum0);
-      s[slot] = t;
+      if (t === Infinity || t === -Infinity) c[i] = 0;
+      else if (Math.abs(sum0) >= Math.abs(x)) c[i] = c[i]! + (sum0 - t + x);
+      else c[i] = c[i]! + (x - t + sum0);
+      s[i] = t;
     }
-  });
-  return buildOutput(a, sl, (slot) => s[slot]! + c[slot]!);
+  }
+
+  finish(): { values: Float64Array; present: Uint8Array } {
+    const values = this.s.map((x, i) => x + this.c[i]!);
+    return { values, present: this.seen };
+  }
 }
 
-// avg: a direct Kahan sum while it stays finite, then an incremental mean (Prometheus).
-export function avg(a: AggregateInput): Series[] {
-  const sl = slotsOf(a);
-  const { n, seen } = sl;
-  const s = new Float64Array(sl.G * n);
-  const c = new Float64Array(sl.G * n);
-  const m = new Float64Array(sl.G * n);
-  const cnt = new Float64Array(sl.G * n);
-  const inc = new Uint8Array(sl.G * n);
-  a.series.forEach((ser, k) => {
-    const base = a.groupOf[k]! * n;
-    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
-    const p = ser.present;
-    const v = ser.values;
-    for (let i = 0; i < n; i++) {
+/** AvgAcc: a direct Kahan sum while it stays finite, then an incremental mean (Prometheus). */
+class AvgAcc implements GroupAccumulator {
+  private readonly s: Float64Array;
+  private readonly c: Float64Array;
+  private readonly m: Float64Array;
+  private readonly cnt: Float64Array;
+  private readonly inc: Uint8Array;
+  private readonly seen: Uint8Array;
+
+  constructor(n: number) {
+    this.s = new Float64Array(n);
+    this.c = new Float64Array(n);
+    this.m = new Float64Array(n);
+    this.cnt = new Float64Array(n);
+    this.inc = new Uint8Array(n);
+    this.seen = new Uint8Array(n);
+  }
+
+  add(p: Uint8Array, v: Float64Array): void {
+    const { s, c, m, cnt, inc, seen } = this;
+    for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
-      const slot = base + i;
       const x = v[i]!;
-      if (seen[slot] === 0) {
-        seen[slot] = 1;
-        s[slot] = x;
-        cnt[slot] = 1;
+      if (seen[i] === 0) {
+        seen[i] = 1;
+        s[i] = x;
+        cnt[i] = 1;
         continue;
       }
-      const count = ++cnt[slot]!;
-      if (inc[slot] === 0) {
-        const sum0 = s[slot]!;
+      const count = ++cnt[i]!;
+      if (inc[i] === 0) {
+        const sum0 = s[i]!;
         const t = sum0 + x;
         if (t !== Infinity && t !== -Infinity) {
-          c[slot] = c[slot]! + (Math.abs(sum0) >= Math.abs(x) ? sum0 - t + x : x - t + sum0);
-          s[slot] = t;
+          c[i] = c[i]! + (Math.abs(sum0) >= Math.abs(x) ? sum0 - t + x : x - t + sum0);
+          s[i] = t;
           continue;
         }
-        inc[slot] = 1;
-        m[slot] = sum0 / (count - 1);
-        c[slot] = c[slot]! / (count - 1);
+        inc[i] = 1;
+        m[i] = sum0 / (count - 1);
+        c[i] = c[i]! / (count - 1);
       }
       const q = (count - 1) / count;
       const add = x / count;
-      const mq = q * m[slot]!;
+      const mq = q * m[i]!;
       const t = mq + add;
-      c[slot] = t === Infinity || t === -Infinity ? 0 : q * c[slot]! + (Math.abs(mq) >= Math.abs(add) ? mq - t + add : add - t + mq);
-      m[slot] = t;
+      c[i] = t === Infinity || t === -Infinity ? 0 : q * c[i]! + (Math.abs(mq) >= Math.abs(add) ? mq - t + add : add - t + mq);
+      m[i] = t;
     }
-  });
-  return buildOutput(a, sl, (slot) => (inc[slot] === 1 ? m[slot]! + c[slot]! : s[slot]! / cnt[slot]! + c[slot]! / cnt[slot]!));
+  }
+
+  finish(): { values: Float64Array; present: Uint8Array } {
+    const { s, c, m, cnt, inc } = this;
+    const values = s.map((x, i) => (inc[i] === 1 ? m[i]! + c[i]! : x / cnt[i]! + c[i]! / cnt[i]!));
+    return { values, present: this.seen };
+  }
 }
 
-/** countLike counts points per slot; `group` reports 1 instead of the count. */
-function countLike(a: AggregateInput, one: boolean): Series[] {
-  const sl = slotsOf(a);
-  const { n, seen } = sl;
-  const cnt = new Float64Array(sl.G * n);
-  a.series.forEach((ser, k) => {
-    const base = a.groupOf[k]! * n;
-    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
-    const p = ser.present;
-    for (let i = 0; i < n; i++) {
-      if (p[i] === 0) continue;
-      seen[base + i] = 1;
-      cnt[base + i]!++;
-    }
-  });
-  return buildOutput(a, sl, (slot) => (one ? 1 : cnt[slot]!));
+/** CountAcc: number of points per step (or 1 for `group`). */
+class CountAcc implements GroupAccumulator {
+  private readonly cnt: Float64Array;
+  private readonly one: boolean;
+
+  constructor(n: number, one: boolean) {
+    this.cnt = new Float64Array(n);
+    this.one = one;
+  }
+
+  add(p: Uint8Array): void {
+    const cnt = this.cnt;
+    for (let i = 0; i < cnt.length; i++) cnt[i] = cnt[i]! + p[i]!;
+  }
+
+  finish(): { values: Float64Array; present: Uint8Array } {
+    const present = this.cnt.map((x) => (x > 0 ? 1 : 0));
+    return { values: this.one ? present.map(() => 1) : this.cnt, present: Uint8Array.from(present) };
+  }
 }
 
-export const count = (a: AggregateInput): Series[] => countLike(a, false);
-export const group = (a: AggregateInput): Series[] => countLike(a, true);
+/** ExtremeAcc: max (or min); a NaN held value is always replaced, as Prometheus does. */
+class ExtremeAcc implements GroupAccumulator {
+  private readonly x: Float64Array;
+  private readonly seen: Uint8Array;
+  private readonly isMax: boolean;
 
-// extreme: max (or min); a NaN held value is always replaced, as Prometheus does.
-function extreme(a: AggregateInput, isMax: boolean): Series[] {
-  const sl = slotsOf(a);
-  const { n, seen } = sl;
-  const x = new Float64Array(sl.G * n);
-  a.series.forEach((ser, k) => {
-    const base = a.groupOf[k]! * n;
-    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
-    const p = ser.present;
-    const v = ser.values;
-    for (let i = 0; i < n; i++) {
+  constructor(n: number, isMax: boolean) {
+    this.x = new Float64Array(n);
+    this.seen = new Uint8Array(n);
+    this.isMax = isMax;
+  }
+
+  add(p: Uint8Array, v: Float64Array): void {
+    const { x, seen, isMax } = this;
+    for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
-      const slot = base + i;
       const f = v[i]!;
-      const cur = x[slot]!;
-      if (seen[slot] === 0) {
-        seen[slot] = 1;
-        x[slot] = f;
+      const cur = x[i]!;
+      if (seen[i] === 0) {
+        seen[i] = 1;
+        x[i] = f;
       } else if ((isMax ? cur < f : cur > f) || cur !== cur) {
-        x[slot] = f;
+        x[i] = f;
       }
     }
-  });
-  return buildOutput(a, sl, (slot) => x[slot]!);
+  }
+
+  finish(): { values: Float64Array; present: Uint8Array } {
+    return { values: this.x, present: this.seen };
+  }
 }
 
-export const max = (a: AggregateInput): Series[] => extreme(a, true);
-export const min = (a: AggregateInput): Series[] => extreme(a, false);
+/** WelfordAcc: variance per step; a NaN or ±Inf first value poisons the step (Prometheus). */
+class WelfordAcc implements GroupAccumulator {
+  private readonly cnt: Float64Array;
+  private readonly m: Float64Array;
+  private readonly v2: Float64Array;
+  private readonly seen: Uint8Array;
+  private readonly sqrt: boolean;
 
-// welford: Welford's algorithm; a NaN or ±Inf first value poisons the group (as Prometheus).
-function welford(a: AggregateInput, finish: (variance: number) => number): Series[] {
-  const sl = slotsOf(a);
-  const { n, seen } = sl;
-  const cnt = new Float64Array(sl.G * n);
-  const m = new Float64Array(sl.G * n);
-  const v2 = new Float64Array(sl.G * n);
-  a.series.forEach((ser, k) => {
-    const base = a.groupOf[k]! * n;
-    if (ser.dropName) sl.drop[a.groupOf[k]!] = 1;
-    const p = ser.present;
-    const v = ser.values;
-    for (let i = 0; i < n; i++) {
+  constructor(n: number, sqrt: boolean) {
+    this.cnt = new Float64Array(n);
+    this.m = new Float64Array(n);
+    this.v2 = new Float64Array(n);
+    this.seen = new Uint8Array(n);
+    this.sqrt = sqrt;
+  }
+
+  add(p: Uint8Array, v: Float64Array): void {
+    const { cnt, m, v2, seen } = this;
+    for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
-      const slot = base + i;
       const f = v[i]!;
-      if (seen[slot] === 0) {
-        seen[slot] = 1;
-        cnt[slot] = 1;
-        m[slot] = f;
-        v2[slot] = Number.isFinite(f) ? 0 : NaN;
+      if (seen[i] === 0) {
+        seen[i] = 1;
+        cnt[i] = 1;
+        m[i] = f;
+        v2[i] = Number.isFinite(f) ? 0 : NaN;
         continue;
       }
-      const c = ++cnt[slot]!;
-      const delta = f - m[slot]!;
-      m[slot] = m[slot]! + delta / c;
-      v2[slot] = v2[slot]! + delta * (f - m[slot]!);
+      const c = ++cnt[i]!;
+      const delta = f - m[i]!;
+      m[i] = m[i]! + delta / c;
+      v2[i] = v2[i]! + delta * (f - m[i]!);
     }
-  });
-  return buildOutput(a, sl, (slot) => finish(v2[slot]! / cnt[slot]!));
+  }
+
+  finish(): { values: Float64Array; present: Uint8Array } {
+    const values = this.v2.map((x, i) => (this.sqrt ? Math.sqrt(x / this.cnt[i]!) : x / this.cnt[i]!));
+    return { values, present: this.seen };
+  }
 }
 
-export const stdvar = (a: AggregateInput): Series[] => welford(a, (v) => v);
-export const stddev = (a: AggregateInput): Series[] => welford(a, Math.sqrt);
+/** STREAM_AGGREGATES: the aggregations that reduce a group one series at a time. */
+export const STREAM_AGGREGATES: Readonly<Record<string, AggregateFunction>> = {
+  sum: { kind: 'stream', create: (n) => new SumAcc(n) },
+  avg: { kind: 'stream', create: (n) => new AvgAcc(n) },
+  count: { kind: 'stream', create: (n) => new CountAcc(n, false) },
+  group: { kind: 'stream', create: (n) => new CountAcc(n, true) },
+  max: { kind: 'stream', create: (n) => new ExtremeAcc(n, true) },
+  min: { kind: 'stream', create: (n) => new ExtremeAcc(n, false) },
+  stddev: { kind: 'stream', create: (n) => new WelfordAcc(n, true) },
+  stdvar: { kind: 'stream', create: (n) => new WelfordAcc(n, false) },
+};
 
 /**
  * collectReduce gathers the present values of each group at each step and reduces them with

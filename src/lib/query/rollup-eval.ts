@@ -11,8 +11,12 @@ import { rollupSource, type RollupSource } from './rollup-source.ts';
 import type { RollupFunction, RollupWindow } from './rollup-window.ts';
 import type { Grid, RawSeries, Series, Value } from './types.ts';
 
-/** evalRollupCall evaluates a call of a function over a range vector. */
-export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QueryState): Promise<Value> {
+/**
+ * evalRollupCall evaluates a call of a function over a range vector. With a sink, each output
+ * series is handed over as computed, in buffers reused for the next one (the sink must copy
+ * what it keeps), and the returned vector is empty.
+ */
+export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QueryState, sink?: (s: Series) => void): Promise<Value> {
   const fn = ROLLUP_FUNCTIONS.get(call.func);
   const sig = FUNCTIONS.get(call.func);
   if (fn === undefined || sig === undefined) throw new QueryError(`unknown rollup function "${call.func}"`);
@@ -27,19 +31,26 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
     else throw new QueryError(`argument ${i + 1} of ${call.func}() must be a scalar or a string, got ${v.type}`);
   }
   const src = await rollupSource(call.args[rangeIdx]!, grid, st);
-  if (call.func === 'absent_over_time') return absentOverTime(src, grid, st);
+  if (call.func === 'absent_over_time') {
+    const v = absentOverTime(src, grid, st);
+    if (sink !== undefined && v.type === 'vector') v.series.forEach(sink);
+    return sink === undefined ? v : { type: 'vector', series: [] };
+  }
   const variants = pickVariants(fn, strParams, call.func);
   const out: Series[] = [];
+  const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
   src.series.forEach((r, k) => {
     st.signal.throwIfAborted();
     const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
     for (const variant of variants) {
-      const s = runWindows(fn, r, src, rangeMs, grid, params, strParams, variant, st);
+      const s = runWindows(fn, r, src, rangeMs, grid, params, strParams, variant, st, reuse);
       if (s === null) continue;
       const name = fn.variants?.[variant];
       const labels = name === undefined ? r.labels : setLabel(r.labels, fn.variantLabel ?? 'rollup', name);
       const dropName = r.dropName || (!fn.keepName && !call.keepMetricNames);
-      out.push({ labels, values: s.values, present: s.present, dropName });
+      const series = { labels, values: s.values, present: s.present, dropName };
+      if (sink !== undefined) sink(series);
+      else out.push(series);
     }
   });
   return { type: 'vector', series: out };
@@ -57,10 +68,11 @@ function pickVariants(fn: RollupFunction, strParams: string[], func: string): nu
 function runWindows(
   fn: RollupFunction, r: RawSeries, src: RollupSource, rangeMs: number, grid: Grid,
   params: Float64Array[], strParams: string[], variant: number, st: QueryState,
+  reuse?: { values: Float64Array; present: Uint8Array },
 ): { values: Float64Array; present: Uint8Array } | null {
   const n = grid.n;
-  const values = new Float64Array(n);
-  const present = new Uint8Array(n);
+  const values = reuse?.values ?? new Float64Array(n);
+  const present = reuse?.present.fill(0) ?? new Uint8Array(n);
   const ts = r.timestamps;
   const len = ts.length;
   const nParams = params.length;

@@ -35,24 +35,31 @@ export function broadcast(s: Series, n: number): Series {
   return out;
 }
 
-/** evalVectorSelector evaluates an instant selector over the grid. */
-export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: QueryState, wantTimestamps = false): Promise<Series[]> {
+/**
+ * evalVectorSelector evaluates an instant selector over the grid. With a sink, each series is
+ * handed over as it is computed, in buffers reused for the next series (the sink must copy
+ * what it keeps), and the result is empty.
+ */
+export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: QueryState, wantTimestamps = false, sink?: (s: Series) => void): Promise<Series[]> {
   const off = sel.offset === null ? 0 : st.durationMs(sel.offset);
   const g = shiftedGrid(grid, off, sel.at, st);
   if (g.n === 0) return [];
   const lb = st.opts.lookbackDeltaMs;
   const raw = await fetchRaw(sel, g.start - lb + 1, gridEnd(g), st);
   const out: Series[] = [];
+  const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
   for (const r of raw) {
     st.signal.throwIfAborted();
-    const s = lookback(r, g, lb, wantTimestamps);
-    if (s !== null) out.push(broadcast(s, grid.n));
+    const s = lookback(r, g, lb, wantTimestamps, reuse);
+    if (s === null) continue;
+    if (sink !== undefined) sink(broadcast(s, grid.n));
+    else out.push(broadcast(s, grid.n));
   }
   return out;
 }
 
-/** lookback samples one raw series on a grid; null when no step has a value. */
-export function lookback(r: RawSeries, g: Grid, lookbackMs: number, wantTimestamps: boolean): Series | null {
+/** lookback samples one raw series on a grid (into `reuse` when given); null when no step has a value. */
+export function lookback(r: RawSeries, g: Grid, lookbackMs: number, wantTimestamps: boolean, reuse?: { values: Float64Array; present: Uint8Array }): Series | null {
   // Locals instead of property loads in the hot loop: this loop runs once per point.
   const ts = r.timestamps;
   const vs = r.values;
@@ -60,8 +67,8 @@ export function lookback(r: RawSeries, g: Grid, lookbackMs: number, wantTimestam
   const n = g.n;
   const start = g.start;
   const step = g.step;
-  const values = new Float64Array(n);
-  const present = new Uint8Array(n);
+  const values = reuse?.values ?? new Float64Array(n);
+  const present = reuse?.present.fill(0) ?? new Uint8Array(n);
   const times = wantTimestamps ? new Float64Array(n) : undefined;
   let any = false;
   let j = -1;

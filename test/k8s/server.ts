@@ -204,8 +204,14 @@ export class FakeApiServer {
       evictPod(this.store, key);
       return { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 };
     }
-    if (method === 'POST') return this.store.create(p.type, { ...parse(), metadata: { ...parse().metadata, namespace: p.namespace } } as KubeObject, url.searchParams.get('fieldManager') ?? 'unknown');
-    if (method === 'PUT') return this.store.replace(p.type, { ...parse(), metadata: { ...parse().metadata, namespace: p.namespace, name: p.name } } as KubeObject, status);
+    if (method === 'POST') {
+      const obj = parse();
+      return this.store.create(p.type, { ...obj, metadata: { ...obj.metadata, namespace: p.namespace } } as KubeObject, url.searchParams.get('fieldManager') ?? 'unknown');
+    }
+    if (method === 'PUT') {
+      const obj = parse();
+      return this.store.replace(p.type, { ...obj, metadata: { ...obj.metadata, namespace: p.namespace, name: p.name } } as KubeObject, status);
+    }
     if (method === 'PATCH' && contentType.startsWith('application/apply-patch')) {
       const cfg = parse();
       const manager = url.searchParams.get('fieldManager');

@@ -1,11 +1,13 @@
 // Labels and annotations the operator puts on everything it creates.
 import type { Component } from './names.ts';
 
+/** MANAGED_BY is the app.kubernetes.io/managed-by value of every child. */
 export const MANAGED_BY = 'strata-operator';
 /** OWNER_KIND_LABEL lets Pod events be mapped back to the resource without walking owners. */
 export const OWNER_KIND_LABEL = 'strata.dev/owner-kind';
 /** CONFIG_HASH_ANNOTATION on a Pod template changes only when files read at start change. */
 export const CONFIG_HASH_ANNOTATION = 'strata.dev/config-hash';
+/** Standard Kubernetes label keys. */
 export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 export const NAME_LABEL = 'app.kubernetes.io/name';
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';

@@ -19,6 +19,7 @@ export function dnsName(parts: readonly string[], max = MAX_LABEL_NAME): string 
 
 /** Component names the builders use; each is also the app.kubernetes.io/name label value. */
 export const COMPONENTS = ['tsdb-single', 'tsdb-storage', 'tsdb-select', 'tsdb-insert', 'tsdb-gateway', 'authproxy'] as const;
+/** Component is one of COMPONENTS. */
 export type Component = (typeof COMPONENTS)[number];
 
 /** workloadName is the StatefulSet/Deployment/Service name of a component of a resource. */

@@ -4,6 +4,7 @@ import { arr, int, obj, oneOf, str } from './schema.ts';
 import type { Static } from './schema.ts';
 import { conditions } from './status.ts';
 
+/** headers are "Name: value" lines added to proxied requests. */
 export const headers = arr(str({ description: '"Header-Name: value".', pattern: '^[A-Za-z0-9-]+:.*$', maxLength: 4096 }), {
   description: 'Headers added to every proxied request.',
   maxItems: 64,
@@ -16,6 +17,7 @@ const srcPaths = arr(str({ description: 'Path regular expression (anchored).', m
   example: ['/api/v1/query.*', '/api/v1/label/[^/]+/values'],
 });
 
+/** target is one route target of a user (URL or TSDB reference). */
 export const target = obj(
   {
     url: str({ description: 'Target URL prefix.', format: 'uri', pattern: '^https?://.+', maxLength: 2048, example: 'http://tsdb-single-main.metrics:8428' }),
@@ -34,8 +36,10 @@ export const target = obj(
     ],
   },
 );
+/** TargetSpec is a defaulted target. */
 export type TargetSpec = Static<typeof target>;
 
+/** urlMapEntry is an explicit url_map route. */
 export const urlMapEntry = obj(
   {
     srcPaths: { ...srcPaths, json: { ...srcPaths.json, minItems: 1, description: 'Path regular expressions (src_paths).' } },
@@ -44,8 +48,10 @@ export const urlMapEntry = obj(
   },
   { description: 'An explicit url_map route.', required: ['srcPaths', 'urlPrefix'] },
 );
+/** UrlMapEntry is a defaulted url_map route. */
 export type UrlMapEntry = Static<typeof urlMapEntry>;
 
+/** authProxyUserSpec is the schema of AuthProxyUser.spec. */
 export const authProxyUserSpec = obj(
   {
     username: str({ description: 'Basic auth username.', minLength: 1, maxLength: 256, example: 'team-a' }),
@@ -72,6 +78,7 @@ export const authProxyUserSpec = obj(
   },
 );
 
+/** authProxyUserStatus is the schema of AuthProxyUser.status. */
 export const authProxyUserStatus = obj(
   {
     observedGeneration: int({ description: 'metadata.generation the status was computed for.', minimum: 0 }),
@@ -82,5 +89,7 @@ export const authProxyUserStatus = obj(
   { description: 'Observed state of an auth proxy user.' },
 );
 
+/** AuthProxyUserSpec is a defaulted AuthProxyUser spec. */
 export type AuthProxyUserSpec = Static<typeof authProxyUserSpec>;
+/** AuthProxyUserStatus is the AuthProxyUser status. */
 export type AuthProxyUserStatus = Static<typeof authProxyUserStatus>;

@@ -5,6 +5,7 @@ import type { Static } from './schema.ts';
 import { baseStatus, componentStatus } from './status.ts';
 import { headers, target, urlMapEntry } from './auth-proxy-user.ts';
 
+/** unauthorizedUser is the schema of AuthProxy.spec.unauthorizedUser. */
 export const unauthorizedUser = obj(
   {
     targets: arr(target, { description: 'Targets for requests without credentials (url_prefix / url_map).', maxItems: 64 }),
@@ -19,6 +20,7 @@ export const unauthorizedUser = obj(
   },
 );
 
+/** authProxySpec is the schema of AuthProxy.spec. */
 export const authProxySpec = obj(
   {
     paused,
@@ -53,6 +55,7 @@ export const authProxySpec = obj(
   },
 );
 
+/** authProxyStatus is the schema of AuthProxy.status. */
 export const authProxyStatus = obj(
   {
     ...baseStatus,
@@ -65,6 +68,9 @@ export const authProxyStatus = obj(
   { description: 'Observed state of an auth proxy.' },
 );
 
+/** AuthProxySpec is a defaulted AuthProxy spec. */
 export type AuthProxySpec = Static<typeof authProxySpec>;
+/** AuthProxyStatus is the AuthProxy status. */
 export type AuthProxyStatus = Static<typeof authProxyStatus>;
+/** UnauthorizedUserSpec is a defaulted unauthorizedUser section. */
 export type UnauthorizedUserSpec = Static<typeof unauthorizedUser>;

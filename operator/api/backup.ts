@@ -7,6 +7,7 @@ import { extraArgs, extraEnv, image, resources, secretKeyRef } from './common.ts
 const keepLast = (interval: string) =>
   int({ description: `Keep the last N ${interval} backups; -1 disables retention, 0 deletes all of them.`, minimum: -1, default: -1, example: 7 });
 
+/** backupRetention is the keepLast* settings. */
 export const backupRetention = obj(
   {
     keepLastHourly: keepLast('hourly'),
@@ -17,6 +18,7 @@ export const backupRetention = obj(
   { description: 'Retention per interval (backupmanager -keepLast* flags).', defaultEmpty: true },
 );
 
+/** backupIntervals toggles the interval folders. */
 export const backupIntervals = obj(
   {
     hourly: bool({ description: 'Make hourly backups.', default: true }),
@@ -27,6 +29,7 @@ export const backupIntervals = obj(
   { description: 'Which interval folders are kept besides latest (backupmanager -disable* flags).', defaultEmpty: true },
 );
 
+/** backupRestore holds restore.onStart. */
 export const backupRestore = obj(
   {
     onStart: bool({
@@ -38,6 +41,7 @@ export const backupRestore = obj(
   { description: 'Restore settings.', defaultEmpty: true },
 );
 
+/** backup is the schema of a backup section. */
 export const backup = obj(
   {
     image: describe(image, { description: 'Image of the backup sidecar and the restore init container; the operator default (-image.backupmanager) where empty.' }),
@@ -72,4 +76,5 @@ export const backup = obj(
     ],
   },
 );
+/** BackupSpec is a defaulted backup section. */
 export type BackupSpec = Static<typeof backup>;

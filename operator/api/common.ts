@@ -10,6 +10,7 @@ export const DURATION_PATTERN = '^([0-9]+(\\.[0-9]+)?(ms|s|m|h|d|w|y))+$';
 /** DNS_LABEL_PATTERN is an RFC 1123 label (object names that become parts of other names). */
 export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 
+/** image is a container image override. */
 export const image = obj(
   {
     repository: str({ description: 'Image repository; the operator default for the component when empty.', example: 'ghcr.io/strata/tsdb', maxLength: 512 }),
@@ -18,8 +19,10 @@ export const image = obj(
   },
   { description: 'Container image; fields left empty take the operator defaults (its -image.* flags).' },
 );
+/** Image is a defaulted image override. */
 export type Image = Static<typeof image>;
 
+/** resources are container resource requirements. */
 export const resources = obj(
   {
     limits: map(intOrString({ description: 'Quantity.', pattern: QUANTITY_PATTERN }), { description: 'Resource limits (cpu, memory, ...).', example: { memory: '2Gi' } }),
@@ -27,8 +30,10 @@ export const resources = obj(
   },
   { description: 'Compute resources of the main container, as in a Pod spec.' },
 );
+/** Resources are container resource requirements. */
 export type Resources = Static<typeof resources>;
 
+/** toleration is a Pod toleration. */
 export const toleration = obj(
   {
     key: str({ description: 'Taint key the toleration applies to; empty with operator Exists matches all.', maxLength: 316, example: 'dedicated' }),
@@ -40,6 +45,7 @@ export const toleration = obj(
   { description: 'A Pod toleration.' },
 );
 
+/** envVar is a container environment variable. */
 export const envVar = obj(
   {
     name: str({ description: 'Variable name.', minLength: 1, maxLength: 256, example: 'GOMAXPROCS' }),
@@ -49,6 +55,7 @@ export const envVar = obj(
   { description: 'An environment variable.', required: ['name'], rules: [{ rule: '!(has(self.value) && has(self.valueFrom))', message: 'value and valueFrom are mutually exclusive' }] },
 );
 
+/** extraArgs are extra flags of a container. */
 export const extraArgs = map(str({ description: 'Flag value.', maxLength: 4096 }), {
   description:
     'Extra command-line flags as name: value, rendered as -name=value (sorted). A name set here overrides the flag the operator would set.',
@@ -58,6 +65,7 @@ export const extraArgs = map(str({ description: 'Flag value.', maxLength: 4096 }
   rules: [{ rule: "self.all(k, !k.startsWith('-'))", message: 'flag names are given without leading dashes' }],
 });
 
+/** extraEnv are extra environment variables of a container. */
 export const extraEnv = arr(envVar, {
   description: 'Extra environment variables of the main container.',
   listType: 'map',
@@ -66,6 +74,7 @@ export const extraEnv = arr(envVar, {
   example: [{ name: 'GOMAXPROCS', value: '2' }],
 });
 
+/** podMetadata adds Pod labels and annotations. */
 export const podMetadata = obj(
   {
     labels: map(str({ description: 'Label value.', maxLength: 63 }), { description: 'Labels added to the Pods.', example: { team: 'observability' } }),
@@ -83,6 +92,7 @@ export const placement = {
   podMetadata,
 };
 
+/** podDisruptionBudget is the PDB section of a component. */
 export const podDisruptionBudget = obj(
   {
     minAvailable: intOrString({ description: 'Pods that must stay available (number or percentage).', pattern: '^[0-9]+%?$', example: 1 }),
@@ -93,8 +103,10 @@ export const podDisruptionBudget = obj(
     rules: [{ rule: 'has(self.minAvailable) != has(self.maxUnavailable)', message: 'set exactly one of minAvailable and maxUnavailable' }],
   },
 );
+/** PodDisruptionBudgetSpec is a PDB section. */
 export type PodDisruptionBudgetSpec = Static<typeof podDisruptionBudget>;
 
+/** horizontalPodAutoscaler is the HPA section of a stateless component. */
 export const horizontalPodAutoscaler = obj(
   {
     minReplicas: int({ description: 'Lower bound of the replica count.', minimum: 1, default: 1 }),
@@ -111,8 +123,10 @@ export const horizontalPodAutoscaler = obj(
     ],
   },
 );
+/** HorizontalPodAutoscalerSpec is a defaulted HPA section. */
 export type HorizontalPodAutoscalerSpec = Static<typeof horizontalPodAutoscaler>;
 
+/** persistentStorage is the data volume section. */
 export const persistentStorage = obj(
   {
     storageClassName: str({ description: 'StorageClass of the volume; the cluster default when empty.', example: 'fast-ssd', maxLength: 253 }),
@@ -130,8 +144,10 @@ export const persistentStorage = obj(
     rules: [{ rule: 'self == oldSelf', message: 'volume settings are immutable (StatefulSet volume claim templates cannot change)' }],
   },
 );
+/** PersistentStorage is a defaulted data volume section. */
 export type PersistentStorage = Static<typeof persistentStorage>;
 
+/** secretKeyRef names a key of a Secret. */
 export const secretKeyRef = obj(
   {
     name: str({ description: 'Secret name (same namespace).', pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253, example: 'strata-credentials' }),
@@ -139,8 +155,10 @@ export const secretKeyRef = obj(
   },
   { description: 'A key of a Secret in the namespace of the resource.', required: ['name', 'key'] },
 );
+/** SecretKeyRef names a key of a Secret. */
 export type SecretKeyRef = Static<typeof secretKeyRef>;
 
+/** configMapKeyRef names a key of a ConfigMap. */
 export const configMapKeyRef = obj(
   {
     name: str({ description: 'ConfigMap name (same namespace).', pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253, example: 'jwt-public' }),
@@ -149,6 +167,7 @@ export const configMapKeyRef = obj(
   { description: 'A key of a ConfigMap in the namespace of the resource.', required: ['name', 'key'] },
 );
 
+/** tsdbRef references a TSDBSingle or TSDBCluster. */
 export const tsdbRef = obj(
   {
     kind: oneOf(['TSDBSingle', 'TSDBCluster'] as const, { description: 'Kind of the referenced TSDB resource.' }),
@@ -157,8 +176,10 @@ export const tsdbRef = obj(
   },
   { description: 'A reference to a TSDBSingle or TSDBCluster; the operator resolves it to its Service URLs.', required: ['kind', 'name'] },
 );
+/** TSDBRef references a TSDBSingle or TSDBCluster. */
 export type TSDBRef = Static<typeof tsdbRef>;
 
+/** labelSelector is a Kubernetes label selector. */
 export const labelSelector = obj(
   {
     matchLabels: map(str({ description: 'Label value.', maxLength: 63 }), { description: 'Labels that must all match.', example: { proxy: 'front' } }),
@@ -182,8 +203,10 @@ export const labelSelector = obj(
   },
   { description: 'A Kubernetes label selector; an empty selector matches everything.' },
 );
+/** LabelSelector is a Kubernetes label selector. */
 export type LabelSelector = Static<typeof labelSelector>;
 
+/** ipFilters are client IP allow and deny lists. */
 export const ipFilters = obj(
   {
     allowList: arr(str({ description: 'IP address or CIDR network.', maxLength: 64 }), { description: 'Allowed client addresses; empty allows all that are not denied.', maxItems: 1024, example: ['10.0.0.0/8'] }),
@@ -192,6 +215,7 @@ export const ipFilters = obj(
   { description: 'Client IP filtering (auth proxy ip_filters).' },
 );
 
+/** serviceSpec shapes a component Service. */
 export const serviceSpec = obj(
   {
     type: oneOf(['ClusterIP', 'NodePort', 'LoadBalancer'] as const, { description: 'Service type.', default: 'ClusterIP' }),
@@ -212,6 +236,7 @@ export const workload = {
 /** paused is the same toggle in every top-level spec. */
 export const paused = bool({ description: 'Stops all writes to the children of this resource (status is still reported).', default: false });
 
+/** imagePullSecrets name pull secrets for all Pods of a resource. */
 export const imagePullSecrets = arr(
   obj({ name: str({ description: 'Secret name.', maxLength: 253, example: 'registry-credentials' }) }, { description: 'A pull secret reference.', required: ['name'] }),
   { description: 'Pull secrets for all Pods of this resource.', maxItems: 16 },

@@ -80,6 +80,7 @@ export function fieldReference(): string {
   return out.join('\n');
 }
 
+/** REFERENCE_BEGIN and REFERENCE_END delimit the generated part of docs/operator.md. */
 export const REFERENCE_BEGIN = '<!-- BEGIN GENERATED FIELD REFERENCE (node operator/api/generate.ts) -->';
 export const REFERENCE_END = '<!-- END GENERATED FIELD REFERENCE -->';
 

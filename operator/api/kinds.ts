@@ -6,6 +6,7 @@ import { tsdbClusterSpec, tsdbClusterStatus } from './tsdb-cluster.ts';
 import { tsdbGatewaySpec, tsdbGatewayStatus } from './tsdb-gateway.ts';
 import { tsdbSingleSpec, tsdbSingleStatus } from './tsdb-single.ts';
 
+/** GROUP, VERSION and API_VERSION identify the API of every kind. */
 export const GROUP = 'strata.dev';
 export const VERSION = 'v1beta1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
@@ -43,6 +44,7 @@ const readyColumn = (name: string, component: string): PrinterColumn => ({
   description: `Ready/desired ${component} Pods`,
 });
 
+/** KINDS lists the five kinds; crds/ holds one CRD per entry. */
 export const KINDS: readonly KindDefinition[] = [
   {
     kind: 'TSDBSingle',

@@ -6,6 +6,7 @@ import type { TSDBClusterSpec, TSDBClusterStatus } from './tsdb-cluster.ts';
 import type { TSDBGatewaySpec, TSDBGatewayStatus } from './tsdb-gateway.ts';
 import type { TSDBSingleSpec, TSDBSingleStatus } from './tsdb-single.ts';
 
+/** The five custom resources, with defaulted specs as the operator sees them. */
 export type TSDBSingle = CustomResource<TSDBSingleSpec, TSDBSingleStatus>;
 export type TSDBCluster = CustomResource<TSDBClusterSpec, TSDBClusterStatus>;
 export type TSDBGateway = CustomResource<TSDBGatewaySpec, TSDBGatewayStatus>;

@@ -31,6 +31,7 @@ function selectingProxies(ctx: ReconcileContext, user: AuthProxyUser): AuthProxy
     .sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
 }
 
+/** authProxyUserController writes the status of AuthProxyUsers (which proxies serve them, or why not). */
 export const authProxyUserController: KindController = {
   kind: 'AuthProxyUser',
 

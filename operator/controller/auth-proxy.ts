@@ -16,6 +16,7 @@ import { runPipeline } from './auth-proxy-config.ts';
 import { loadResource, reportReconcileError } from './base.ts';
 import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
 
+/** authProxyController reconciles AuthProxy resources. */
 export const authProxyController: KindController = {
   kind: 'AuthProxy',
 

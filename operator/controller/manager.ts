@@ -38,6 +38,7 @@ export interface ManagerDeps {
   readonly identity: string;
 }
 
+/** CONTROLLERS are the reconcilers, one per strata.dev kind. */
 export const CONTROLLERS: readonly KindController[] = [tsdbSingleController, tsdbClusterController, tsdbGatewayController, authProxyController, authProxyUserController];
 
 /** OWNED are the child kinds watched through the managed-by label. */

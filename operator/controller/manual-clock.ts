@@ -1,6 +1,7 @@
 // ManualClock: a Clock whose time moves only when told (tests of timing logic).
 import type { Clock } from './clock.ts';
 
+/** ManualClock is a Clock for tests: timers fire only inside advance(). Not for concurrent use. */
 export class ManualClock implements Clock {
   #now: number;
   #timers: { at: number; fn: () => void; id: number }[] = [];

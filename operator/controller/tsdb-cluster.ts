@@ -47,6 +47,7 @@ async function rollAll(ctx: ReconcileContext, cr: TSDBCluster, roles: readonly R
   return results;
 }
 
+/** tsdbClusterController reconciles TSDBCluster resources. */
 export const tsdbClusterController: KindController = {
   kind: 'TSDBCluster',
 

@@ -39,6 +39,7 @@ function missingTarget(ctx: ReconcileContext, cr: TSDBGateway): Problem | undefi
   return { reason: 'TargetNotFound', message: `${ref.kind} "${ns}/${ref.name}" not found; the gateway forwards to its Service names anyway` };
 }
 
+/** tsdbGatewayController reconciles TSDBGateway resources. */
 export const tsdbGatewayController: KindController = {
   kind: 'TSDBGateway',
 

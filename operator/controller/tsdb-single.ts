@@ -13,6 +13,7 @@ import { conditionsFor, previousConditions, writeStatus } from '../reconcile/sta
 import { loadResource, reportReconcileError } from './base.ts';
 import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
 
+/** tsdbSingleController reconciles TSDBSingle resources. */
 export const tsdbSingleController: KindController = {
   kind: 'TSDBSingle',
 

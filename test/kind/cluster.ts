@@ -6,11 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { helm, helmBinary, layerZip } from '../helm/helm.ts';
 
+/** ROOT is the repository root. */
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** TAG is the image tag the suite installs (STRATA_IMAGE_TAG, default "kind"). */
 export const TAG = process.env['STRATA_IMAGE_TAG'] ?? 'kind';
 /** REGISTRY prefixes image names (STRATA_IMAGE_REGISTRY, default "strata"). */
 export const REGISTRY = process.env['STRATA_IMAGE_REGISTRY'] ?? 'strata';
+/** IMAGES are the images the suite builds and installs. */
 export const IMAGES = ['tsdb', 'gateway', 'authproxy', 'backupmanager', 'operator'] as const;
 
 function onPath(bin: string): boolean {

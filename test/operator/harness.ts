@@ -11,8 +11,11 @@ import { FakeApiServer } from '../k8s/server.ts';
 import type { FakeApiServerOptions } from '../k8s/server.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
+/** OPERATOR_TOKEN authenticates the operator processes (RBAC applies to it). */
 export const OPERATOR_TOKEN = 'operator-token';
+/** NS is where the scenarios create resources. */
 export const NS = 'metrics';
+/** OPERATOR_NS holds the leader Lease. */
 export const OPERATOR_NS = 'strata-system';
 
 /** FAST_FLAGS shorten every interval so scenarios finish in seconds. */

@@ -9,6 +9,7 @@ export function command(binary: 'tsdb' | 'tsdb-storage' | 'tsdb-select' | 'tsdb-
   return ['node', `${APP_ROOT}/src/cmd/${binary}.ts`];
 }
 
+/** PORTS are the default listen ports of the binaries (ARCHITECTURE §1). */
 export const PORTS = {
   tsdb: 8428,
   storageHttp: 8482,
@@ -22,4 +23,5 @@ export const PORTS = {
 
 /** DATA_PATH is where storage containers mount their data volume (-storageDataPath). */
 export const DATA_PATH = '/data';
+/** DATA_VOLUME names the data volume (claim template or emptyDir). */
 export const DATA_VOLUME = 'data';

@@ -15,6 +15,7 @@ import { storageStatefulSet } from '../common/statefulset.ts';
 
 /** ClusterRole is one role of the cluster, in rollout order. */
 export type ClusterRole = 'storage' | 'select' | 'insert';
+/** ROLLOUT_ORDER is the order in which roles take a new template. */
 export const ROLLOUT_ORDER: readonly ClusterRole[] = ['storage', 'select', 'insert'];
 
 const component = { storage: 'tsdb-storage', select: 'tsdb-select', insert: 'tsdb-insert' } as const;

@@ -56,8 +56,9 @@ function samples(from: number, series: number, points: number, t0: number): stri
 
 async function load(base: string, body: string): Promise<void> {
   const res = await fetch(`${base}/api/v1/import/prometheus`, { method: 'POST', body });
-  expect(res.status).toBeLessThan(300);
-  expect((await fetch(`${base}/internal/force_flush`)).status).toBe(200);
+  expect({ status: res.status, body: await res.text() }).toEqual({ status: 204, body: '' });
+  const flush = await fetch(`${base}/internal/force_flush`);
+  expect({ status: flush.status, body: await flush.text() }).toMatchObject({ status: 200 });
 }
 
 async function exportAll(base: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BackgroundRunner } from './background/runner.ts';
 import type { StorageCore } from './core.ts';
 import { errorMessage } from './errors.ts';
@@ -90,14 +91,19 @@ export class Flusher {
           }).catch((err: unknown) => {
             throw new Error(`cannot write ${buffers.reduce((n, b) => n + b.rows, 0)} buffered rows as parts: ${errorMessage(err)}`, { cause: err });
           });
+          // Installing makes the parts visible and the sealed buffers redundant: drop those in
+          // the same synchronous step, then wait for the manifests to be durable.
+          const persisted: Promise<void>[] = [];
           try {
-            for (const f of parts) core.partition(f.partition).install(f);
+            for (const p of parts) persisted.push(core.partition(p.partition).install(p));
           } catch (err) {
-            for (const f of parts) rmSync(f.tmpDir, { recursive: true, force: true });
+            for (const p of parts.slice(persisted.length)) rmSync(join(core.paths.data, p.partition, p.name), { recursive: true, force: true });
             throw err;
           }
+          core.dropSealed(buffers);
+          await Promise.all(persisted);
         }
-        core.dropSealed(buffers);
+        if (core.sealed.some((b) => buffers.includes(b))) core.dropSealed(buffers);
         await core.index.flushFrozen();
         core.wal.removeThrough(seq);
         core.counters.flushes++;

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { open as openAsync, rename as renameAsync } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errorMessage } from './errors.ts';
 
@@ -35,6 +36,45 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (err) {
     throw new Error(`cannot write file "${path}": ${errorMessage(err)}`, { cause: err });
   }
+}
+
+/** fsyncDirAsync is fsyncDir off the event loop. */
+export async function fsyncDirAsync(dir: string): Promise<void> {
+  const fh = await openAsync(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** writeFileAtomicAsync is writeFileAtomic off the event loop (same guarantees). */
+export async function writeFileAtomicAsync(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.tmp`;
+  try {
+    const fh = await openAsync(tmp, 'w');
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await renameAsync(tmp, path);
+    await fsyncDirAsync(dirname(path));
+  } catch (err) {
+    throw new Error(`cannot write file "${path}": ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+/**
+ * moveIntoPlace makes a finished part directory durable and moves it from tmp/ to its final
+ * name: fsync the part dir (its file entries), rename, fsync the parent. The part is not live
+ * until a manifest lists it.
+ */
+export function moveIntoPlace(tmpDir: string, finalDir: string): void {
+  fsyncDir(tmpDir);
+  renameSync(tmpDir, finalDir);
+  fsyncDir(dirname(finalDir));
 }
 
 /** writeFileSynced creates path (which must not exist) with data and fsyncs it. */

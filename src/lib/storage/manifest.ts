@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from './errors.ts';
-import { PART_NAME_RE, writeFileAtomic } from './fs-util.ts';
+import { PART_NAME_RE, writeFileAtomic, writeFileAtomicAsync } from './fs-util.ts';
 
 /** MANIFEST_FILE lists the live parts of a directory; parts not listed are garbage. */
 export const MANIFEST_FILE = 'parts.json';
@@ -24,7 +24,41 @@ export function readManifest(dir: string): string[] | undefined {
   }
 }
 
-/** writeManifest atomically records names as the live parts of dir. */
+function manifestText(names: readonly string[]): string {
+  return JSON.stringify({ formatVersion: 1, parts: [...names].sort() }) + '\n';
+}
+
+/** writeManifest atomically records names as the live parts of dir (synchronously). */
 export function writeManifest(dir: string, names: readonly string[]): void {
-  writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify({ formatVersion: 1, parts: [...names].sort() }) + '\n');
+  writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(names));
+}
+
+/**
+ * ManifestWriter persists a directory's live set off the event loop. Writes are serialised, and
+ * each one records the live set as it is when the write starts (from `current`), so the file
+ * always ends up with the latest state. A change is durable when the promise persist() returned
+ * resolves; callers delete replaced files or WAL segments only after that.
+ */
+export class ManifestWriter {
+  readonly #dir: string;
+  readonly #current: () => readonly string[];
+  #chain: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(dir: string, current: () => readonly string[]) {
+    this.#dir = dir;
+    this.#current = current;
+  }
+
+  persist(): Promise<void> {
+    const run = this.#chain.then(() => (this.#stopped ? undefined : writeFileAtomicAsync(join(this.#dir, MANIFEST_FILE), manifestText(this.#current()))));
+    this.#chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** stop waits for pending writes and makes later persist() calls no-ops (the dir is going away). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#chain;
+  }
 }

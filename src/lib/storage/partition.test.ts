@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeBufferParts } from './buffer-flush.ts';
+import { runFlush } from './background/tasks.ts';
 import { SeriesBlockCursor } from './data-part.ts';
 import { silentLogger } from './logger.ts';
 import { LruCache } from './lru-cache.ts';
@@ -46,21 +46,22 @@ function read(p: Partition, id: number, minTs = -Infinity, maxTs = Infinity): [n
   return out.sort((a, b) => a[0] - b[0]);
 }
 
+async function flushBuffer(dataDir: string, parts: Map<string, Partition>, b: RawBuffer): Promise<void> {
+  const written = await runFlush({ buffers: [b.share()], dataDir, zstdLevel: 3, dedupMs: 0, deleted: new Float64Array(0) }, new AbortController().signal);
+  for (const w of written) {
+    let p = parts.get(w.partition);
+    if (!p) {
+      p = Partition.create(dataDir, w.partition, opts());
+      parts.set(w.partition, p);
+    }
+    await p.install(w);
+  }
+}
+
 async function flush(dataDir: string, parts: Map<string, Partition>, rows: [number, number, number][]): Promise<void> {
   const b = new RawBuffer(1);
   for (const [id, ts, v] of rows) b.append(b.slotOf(id), ts, v);
-  const flushed = await writeBufferParts([b], {
-    zstdLevel: 3, dedupMs: 0, isDeleted: () => false, signal: new AbortController().signal,
-    tmpDirOf: (partition, name) => join(dataDir, partition, 'tmp', name),
-  });
-  for (const f of flushed) {
-    let p = parts.get(f.partition);
-    if (!p) {
-      p = Partition.create(dataDir, f.partition, opts());
-      parts.set(f.partition, p);
-    }
-    p.install(f);
-  }
+  await flushBuffer(dataDir, parts, b);
 }
 
 describe('data parts', () => {
@@ -83,17 +84,13 @@ describe('data parts', () => {
 
   it('splits long series into blocks and keeps staleness markers', async () => {
     const dataDir = newDir();
-    const parts = new Map<string, Partition>();
     const n = MAX_BLOCK_ROWS * 2 + 10;
     const b = new RawBuffer(1);
     const slot = b.slotOf(5);
     for (let i = 0; i < n; i++) b.append(slot, JAN + i * 1000, i === n - 1 ? STALE_NAN : i);
-    const flushed = await writeBufferParts([b], {
-      zstdLevel: 3, dedupMs: 0, isDeleted: () => false, signal: new AbortController().signal,
-      tmpDirOf: (partition, name) => join(dataDir, partition, 'tmp', name),
-    });
-    const p = Partition.create(dataDir, flushed[0]!.partition, opts());
-    p.install(flushed[0]!);
+    const parts = new Map<string, Partition>();
+    await flushBuffer(dataDir, parts, b);
+    const p = parts.get('2024_01')!;
     expect(p.parts[0]!.meta.blocksCount).toBe(3);
     const got = read(p, 5);
     expect(got).toHaveLength(n);
@@ -144,7 +141,7 @@ describe('data parts', () => {
     mkdirSync(join(p.dir, '00000000000000000000dead'));
     const again = Partition.open(dataDir, '2024_01', opts())!;
     expect(readdirSync(again.dir)).toEqual(['parts.json']);
-    again.drop();
+    await again.drop();
     mkdirSync(join(dataDir, '2024_03'));
     expect(Partition.open(dataDir, '2024_03', opts())).toBeUndefined();
     expect(readdirSync(dataDir)).toEqual([]);

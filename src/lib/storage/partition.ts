@@ -1,12 +1,12 @@
-import { existsSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FlushedPart } from './buffer-flush.ts';
+import type { WrittenPart } from './background/tasks.ts';
 import { DataPart } from './data-part.ts';
 import { errorMessage } from './errors.ts';
 import { fsyncDir, listDirs, mkdirp, newPartName, removeDir } from './fs-util.ts';
 import type { StorageLogger } from './logger.ts';
 import type { LruCache } from './lru-cache.ts';
-import { MANIFEST_FILE, readManifest, writeManifest } from './manifest.ts';
+import { MANIFEST_FILE, ManifestWriter, readManifest, writeManifest } from './manifest.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from './merge-policy.ts';
 import type { BlockHeaders } from './part-format.ts';
 import type { BackgroundRunner } from './background/runner.ts';
@@ -44,6 +44,7 @@ export class Partition {
   readonly minTs: number;
   readonly maxTs: number;
   readonly #opts: PartitionOptions;
+  readonly #manifest: ManifestWriter;
   #parts: DataPart[] = [];
   readonly #merging = new Set<string>();
   #dropped = false;
@@ -57,6 +58,7 @@ export class Partition {
     this.minTs = r.minTs;
     this.maxTs = r.maxTs;
     this.#opts = opts;
+    this.#manifest = new ManifestWriter(this.dir, () => this.#parts.map((p) => p.name));
   }
 
   /**
@@ -98,23 +100,13 @@ export class Partition {
     return this.#parts;
   }
 
-  /** tmpDir is where a new part named partName is written. */
-  tmpDir(partName: string): string {
-    return join(this.dir, 'tmp', partName);
-  }
-
-  /** install moves a finished part from tmp/ into place and lists it in the manifest. */
-  install(flushed: FlushedPart): void {
-    const part = this.#moveIn(flushed.tmpDir, flushed.name);
-    this.#parts.push(part);
-    writeManifest(this.dir, this.#parts.map((p) => p.name));
-  }
-
-  #moveIn(tmpDir: string, name: string): DataPart {
-    fsyncDir(tmpDir);
-    renameSync(tmpDir, join(this.dir, name));
-    fsyncDir(this.dir);
-    return DataPart.open(this.dir, name, this.#opts.cache);
+  /**
+   * install makes a part a flush wrote (in place, unlisted) live: searches see it at once; the
+   * returned promise resolves when the manifest listing it is durable.
+   */
+  install(written: WrittenPart): Promise<void> {
+    this.#parts.push(DataPart.open(this.dir, written.name, this.#opts.cache));
+    return this.#manifest.persist();
   }
 
   /** mergeOnce runs one merge the policy finds worth it; returns whether it merged. */
@@ -148,14 +140,14 @@ export class Partition {
     }
     this.mergesRunning++;
     const name = newPartName();
-    const tmp = this.tmpDir(name);
     try {
       const { runner, signal, ...settings } = opts;
       const meta = await runner.merge({ ...settings, partitionDir: this.dir, inputs: inputs.map((p) => p.name), outName: name }, signal);
       if (this.#dropped) return;
-      const output = meta ? [this.#moveIn(tmp, name)] : [];
+      const output = meta ? [DataPart.open(this.dir, name, this.#opts.cache)] : [];
       this.#parts = [...this.#parts.filter((p) => !inputs.includes(p)), ...output];
-      writeManifest(this.dir, this.#parts.map((p) => p.name));
+      await this.#manifest.persist();
+      // Only now, with the manifest no longer listing them, may the inputs go.
       for (const p of inputs) {
         p.release();
         removeDir(join(this.dir, p.name));
@@ -164,7 +156,6 @@ export class Partition {
     } catch (err) {
       throw new Error(`cannot merge ${inputs.length} parts of partition "${this.name}": ${errorMessage(err)}`, { cause: err });
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
       this.mergesRunning--;
       for (const p of inputs) {
         this.#merging.delete(p.name);
@@ -186,8 +177,9 @@ export class Partition {
    * drop deletes the whole partition: the manifest goes first, so a crash halfway leaves a
    * directory that open() recognises as garbage.
    */
-  drop(): void {
+  async drop(): Promise<void> {
     this.#dropped = true;
+    await this.#manifest.stop();
     const manifest = join(this.dir, MANIFEST_FILE);
     if (existsSync(manifest)) unlinkSync(manifest);
     fsyncDir(this.dir);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
+import { type BackgroundRunner, createRunner } from './background/runner.ts';
 import { StorageCore, storagePaths } from './core.ts';
 import { errorMessage } from './errors.ts';
 import { listDirs, mkdirp, removeDir } from './fs-util.ts';
@@ -27,7 +28,7 @@ const WAL_SEGMENT_BYTES = 128 * 2 ** 20;
  * snapshots), load index and partitions, load deletion markers, replay the WAL into memory and
  * start a fresh WAL segment. On failure the lock is released and everything opened is closed.
  */
-export function openCore(opts: ResolvedOptions): { core: StorageCore; lock: DirLock } {
+export function openCore(opts: ResolvedOptions): { core: StorageCore; lock: DirLock; runner: BackgroundRunner } {
   if (endianness() !== 'LE') throw new Error('cannot open storage: the on-disk format needs a little-endian CPU');
   const paths = storagePaths(opts.dataPath);
   mkdirp(paths.root);
@@ -38,6 +39,7 @@ export function openCore(opts: ResolvedOptions): { core: StorageCore; lock: DirL
     );
   }
   const lock = DirLock.acquire(paths.root);
+  const runner = createRunner(opts.backgroundThreads, opts.logger);
   let core: StorageCore | undefined;
   try {
     for (const d of [paths.data, paths.index, paths.snapshots]) mkdirp(d);
@@ -51,6 +53,7 @@ export function openCore(opts: ResolvedOptions): { core: StorageCore; lock: DirL
       logger: opts.logger,
       cutoffDay: () => cutoffDay(opts.now(), opts.retentionMs),
       mergePolicy: opts.mergePolicy,
+      runner,
     });
     core = new StorageCore(opts, paths, index, { indexCache, headersCache });
     loadPartitions(core);
@@ -63,12 +66,13 @@ export function openCore(opts: ResolvedOptions): { core: StorageCore; lock: DirL
     }
     if (applier.unknownSeries > 0) opts.logger.error({ series: applier.unknownSeries }, 'WAL samples of series missing from the index were dropped');
     core.wal = new Wal(paths.wal, { fsyncIntervalMs: opts.fsyncIntervalMs, maxSegmentBytes: WAL_SEGMENT_BYTES, logger: opts.logger });
-    return { core, lock };
+    return { core, lock, runner };
   } catch (err) {
     if (core) {
       for (const p of core.partitions.values()) p.close();
-      core.index.close();
+      void core.index.close();
     }
+    void runner.close();
     lock.release();
     throw new Error(`cannot open storage at "${paths.root}": ${errorMessage(err)}`, { cause: err });
   }

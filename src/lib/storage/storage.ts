@@ -5,7 +5,7 @@ import type {
 import type { StorageCore } from './core.ts';
 import { ByteWriter } from './encoding/bytes.ts';
 import { errorMessage } from './errors.ts';
-import { type BackgroundRunner, createRunner } from './background/runner.ts';
+import type { BackgroundRunner } from './background/runner.ts';
 import { Flusher } from './flusher.ts';
 import type { DirLock } from './lock.ts';
 import { Merger } from './merger.ts';
@@ -45,12 +45,12 @@ export class Storage implements Searcher, Deleter, Inserter {
   #lastRetentionDay = Number.NEGATIVE_INFINITY;
   #lastRetentionWarn = 0;
 
-  private constructor(core: StorageCore, lock: DirLock) {
+  private constructor(core: StorageCore, lock: DirLock, runner: BackgroundRunner) {
     this.#core = core;
     this.#opts = core.opts;
     this.#lock = lock;
     this.#write = new WritePath(core);
-    this.#runner = createRunner(core.opts.backgroundThreads, core.opts.logger);
+    this.#runner = runner;
     this.#flusher = new Flusher(core, this.#runner);
     this.#merger = new Merger(core, this.#runner);
   }
@@ -58,8 +58,8 @@ export class Storage implements Searcher, Deleter, Inserter {
   /** open is openStorage. */
   static async open(options: StorageOptions): Promise<Storage> {
     const opts = resolveOptions(options);
-    const { core, lock } = openCore(opts);
-    const s = new Storage(core, lock);
+    const { core, lock, runner } = openCore(opts);
+    const s = new Storage(core, lock, runner);
     s.#startTimers();
     if (opts.backgroundMerges) s.#merger.kick();
     return s;
@@ -210,7 +210,7 @@ export class Storage implements Searcher, Deleter, Inserter {
     for (const name of partitionsToDrop([...this.#core.partitions.keys()], now, this.#opts.retentionMs)) {
       const p = this.#core.partitions.get(name)!;
       this.#core.partitions.delete(name);
-      p.drop();
+      await p.drop();
       this.#opts.logger.info({ partition: name }, 'dropped partition outside the retention period');
     }
     const day = cutoffDay(now, this.#opts.retentionMs);
@@ -293,7 +293,7 @@ export class Storage implements Searcher, Deleter, Inserter {
     }
     await this.#runner.close();
     await this.#core.wal.close();
-    this.#core.index.close();
+    await this.#core.index.close();
     for (const p of this.#core.partitions.values()) p.close();
     this.#lock.release();
   }

@@ -2,7 +2,7 @@ import { closeSync, fdatasync, fdatasyncSync, openSync, readdirSync, statSync, u
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { errorMessage } from './errors.ts';
-import { fsyncDir, mkdirp } from './fs-util.ts';
+import { fsyncDirAsync, mkdirp } from './fs-util.ts';
 import type { StorageLogger } from './logger.ts';
 
 const fdatasyncAsync = promisify(fdatasync);
@@ -86,11 +86,17 @@ export class Wal {
     }
   }
 
+  // The new file's directory entry is fsynced in the background (sync() waits for it): an
+  // fdatasync of the file alone would not make a fresh segment survive a power loss.
   #openSegment(seq: number): number {
     const path = join(this.dir, segmentName(seq));
     try {
       const fd = openSync(path, 'wx');
-      fsyncDir(this.dir);
+      if (this.#opts.fsyncIntervalMs >= 0) {
+        const prev = this.#rotationChain;
+        this.#rotationChain = fsyncDirAsync(this.dir).then(() => prev);
+        this.#rotationChain.catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err), dir: this.dir }, 'cannot fsync the WAL directory'));
+      }
       return fd;
     } catch (err) {
       throw new Error(`cannot create WAL segment "${path}": ${errorMessage(err)}`, { cause: err });
@@ -182,14 +188,15 @@ export class Wal {
   rotate(): number {
     const sealed = this.#seq;
     const oldFd = this.#fd;
-    this.#seq++;
-    this.#fd = this.#openSegment(this.#seq);
-    this.#sealedBytes += this.#segmentBytes;
-    this.#segmentBytes = 0;
-    this.#synced = this.#writes;
     // An fdatasync in flight on the old descriptor must finish before it is closed.
     const inFlight = this.#syncing?.catch(() => undefined);
     const prev = this.#rotationChain;
+    this.#seq++;
+    this.#fd = this.#openSegment(this.#seq);
+    const dirSynced = this.#rotationChain;
+    this.#sealedBytes += this.#segmentBytes;
+    this.#segmentBytes = 0;
+    this.#synced = this.#writes;
     const policy = this.#opts.fsyncIntervalMs;
     this.#rotationChain = (async () => {
       await inFlight;
@@ -202,6 +209,7 @@ export class Wal {
         closeSync(oldFd);
       }
       await prev;
+      await dirSynced;
     })();
     this.#rotationChain.catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err), segment: segmentName(sealed) }, 'cannot fsync a rotated WAL segment'));
     return sealed;

@@ -1,28 +1,41 @@
 import { Worker } from 'node:worker_threads';
-import type { FlushedPart } from '../buffer-flush.ts';
 import type { StorageLogger } from '../logger.ts';
 import { LruCache } from '../lru-cache.ts';
 import type { BlockHeaders, PartMeta } from '../part-format.ts';
-import { type FlushRequest, type MergeRequest, runFlush, runMerge } from './tasks.ts';
+import {
+  type FlushRequest, type IndexFlushRequest, type IndexMergeRequest, type MergeRequest, type WrittenPart,
+  runFlush, runIndexFlush, runIndexMerge, runMerge,
+} from './tasks.ts';
 import type { WorkerMessage, WorkerReply } from './worker-main.ts';
 
 /** BackgroundRunner executes flush and merge requests, on this thread or another. */
 export interface BackgroundRunner {
-  flush(req: FlushRequest): Promise<FlushedPart[]>;
+  flush(req: FlushRequest): Promise<WrittenPart[]>;
   merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined>;
+  indexFlush(req: IndexFlushRequest): Promise<string>;
+  indexMerge(req: IndexMergeRequest, signal: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }
 
 /** InlineRunner runs requests on the calling thread (yielding to the event loop as they go). */
 export class InlineRunner implements BackgroundRunner {
   readonly #cache = new LruCache<BlockHeaders>(16 * 2 ** 20);
+  readonly #indexCache = new LruCache<string[]>(4 * 2 ** 20);
 
-  flush(req: FlushRequest): Promise<FlushedPart[]> {
+  flush(req: FlushRequest): Promise<WrittenPart[]> {
     return runFlush(req, new AbortController().signal);
   }
 
   merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined> {
     return runMerge(req, signal, this.#cache);
+  }
+
+  indexFlush(req: IndexFlushRequest): Promise<string> {
+    return runIndexFlush(req);
+  }
+
+  indexMerge(req: IndexMergeRequest, signal: AbortSignal): Promise<string> {
+    return runIndexMerge(req, signal, this.#indexCache);
   }
 
   async close(): Promise<void> {}
@@ -83,13 +96,22 @@ export class WorkerRunner implements BackgroundRunner {
     });
   }
 
-  flush(req: FlushRequest): Promise<FlushedPart[]> {
+  flush(req: FlushRequest): Promise<WrittenPart[]> {
     return this.#call((id) => ({ type: 'flush', id, req }));
   }
 
   merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined> {
     signal.throwIfAborted();
     return this.#call((id) => ({ type: 'merge', id, req }), signal);
+  }
+
+  indexFlush(req: IndexFlushRequest): Promise<string> {
+    return this.#call((id) => ({ type: 'indexFlush', id, req }));
+  }
+
+  indexMerge(req: IndexMergeRequest, signal: AbortSignal): Promise<string> {
+    signal.throwIfAborted();
+    return this.#call((id) => ({ type: 'indexMerge', id, req }), signal);
   }
 
   async close(): Promise<void> {

@@ -1,19 +1,25 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FlushedPart, writeBufferParts } from '../buffer-flush.ts';
+import { writeBufferParts } from '../buffer-flush.ts';
 import { DataPart } from '../data-part.ts';
+import { moveIntoPlace } from '../fs-util.ts';
 import { hasId } from '../index/id-sets.ts';
+import { IndexPart } from '../index/index-part.ts';
+import { copyMergedItems, writeIndexPart } from '../index/index-part-writer.ts';
 import type { LruCache } from '../lru-cache.ts';
 import type { BlockHeaders, PartMeta } from '../part-format.ts';
 import { mergeParts } from '../part-merge.ts';
 import { type SharedBufferData, SharedBufferView } from '../raw-buffer.ts';
 
 // Background work is described by plain, structured-cloneable requests so the same functions run
-// on the main thread or in a worker thread (background/worker-main.ts).
+// on the main thread or in a worker thread (background/worker-main.ts). Each task leaves its
+// output durable and renamed to its final name in the live directory, but not listed in any
+// manifest: the main thread makes it live with one manifest write (FORMAT.md, atomicity rules).
 
-/** FlushRequest asks to write sealed buffers as parts (left in their partitions' tmp dirs). */
+/** FlushRequest asks to write sealed buffers as parts. */
 export interface FlushRequest {
   readonly buffers: readonly SharedBufferData[];
-  /** dataDir holds the partitions; a part of partition P is written to dataDir/P/tmp/<name>. */
+  /** dataDir holds the partitions; a part of partition P ends up in dataDir/P/<name>. */
   readonly dataDir: string;
   readonly zstdLevel: number;
   readonly dedupMs: number;
@@ -21,7 +27,14 @@ export interface FlushRequest {
   readonly deleted: Float64Array;
 }
 
-/** MergeRequest asks to merge parts of one partition into partitionDir/tmp/outName. */
+/** WrittenPart is a part a flush wrote, in place but not yet in the manifest. */
+export interface WrittenPart {
+  readonly partition: string;
+  readonly name: string;
+  readonly meta: PartMeta;
+}
+
+/** MergeRequest asks to merge parts of one partition into partitionDir/<outName>. */
 export interface MergeRequest {
   readonly partitionDir: string;
   readonly inputs: readonly string[];
@@ -33,38 +46,81 @@ export interface MergeRequest {
   readonly deleted: Float64Array;
 }
 
+/** IndexFlushRequest asks to write sorted items as an index part of dir. */
+export interface IndexFlushRequest {
+  readonly dir: string;
+  readonly items: readonly string[];
+  readonly maxSeriesId: number;
+  readonly zstdLevel: number;
+}
+
+/** IndexMergeRequest asks to merge index parts of dir, dropping per-day items before cutoffDay. */
+export interface IndexMergeRequest {
+  readonly dir: string;
+  readonly inputs: readonly string[];
+  readonly cutoffDay: number;
+  readonly maxSeriesId: number;
+  readonly zstdLevel: number;
+}
+
+const isDeletedIn = (deleted: Float64Array) => (deleted.length === 0 ? () => false : (id: number) => hasId(deleted, id));
+
 /** runFlush performs a FlushRequest. */
-export async function runFlush(req: FlushRequest, signal: AbortSignal): Promise<FlushedPart[]> {
-  const deleted = req.deleted;
-  return writeBufferParts(
-    req.buffers.map((b) => new SharedBufferView(b)),
-    {
-      zstdLevel: req.zstdLevel,
-      dedupMs: req.dedupMs,
-      isDeleted: deleted.length === 0 ? () => false : (id) => hasId(deleted, id),
-      tmpDirOf: (partition, name) => join(req.dataDir, partition, 'tmp', name),
-      signal,
-    },
-  );
+export async function runFlush(req: FlushRequest, signal: AbortSignal): Promise<WrittenPart[]> {
+  const written: string[] = [];
+  try {
+    const parts = await writeBufferParts(
+      req.buffers.map((b) => new SharedBufferView(b)),
+      {
+        zstdLevel: req.zstdLevel,
+        dedupMs: req.dedupMs,
+        isDeleted: isDeletedIn(req.deleted),
+        tmpDirOf: (partition, name) => join(req.dataDir, partition, 'tmp', name),
+        signal,
+      },
+      written,
+    );
+    return parts.map((p) => {
+      moveIntoPlace(p.tmpDir, join(req.dataDir, p.partition, p.name));
+      return { partition: p.partition, name: p.name, meta: p.meta };
+    });
+  } catch (err) {
+    for (const dir of written) rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /**
  * runMerge performs a MergeRequest, reading the inputs through its own part handles. Returns the
- * output's metadata, or undefined when nothing was left (no output directory then).
+ * output's metadata, or undefined when nothing was left (no output then).
  */
 export async function runMerge(req: MergeRequest, signal: AbortSignal, cache: LruCache<BlockHeaders>): Promise<PartMeta | undefined> {
   const parts: DataPart[] = [];
+  const tmp = join(req.partitionDir, 'tmp', req.outName);
   try {
     for (const name of req.inputs) parts.push(DataPart.open(req.partitionDir, name, cache));
-    const deleted = req.deleted;
-    return await mergeParts(parts, join(req.partitionDir, 'tmp', req.outName), {
-      zstdLevel: req.zstdLevel,
-      dedupMs: req.dedupMs,
-      minTs: req.minTs,
-      maxTs: req.maxTs,
-      isDeleted: deleted.length === 0 ? () => false : (id) => hasId(deleted, id),
-      signal,
-    });
+    const meta = await mergeParts(parts, tmp, { ...req, isDeleted: isDeletedIn(req.deleted), signal });
+    if (meta) moveIntoPlace(tmp, join(req.partitionDir, req.outName));
+    return meta;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    for (const p of parts) p.release();
+  }
+}
+
+/** runIndexFlush performs an IndexFlushRequest; returns the new part's name. */
+export async function runIndexFlush(req: IndexFlushRequest): Promise<string> {
+  return writeIndexPart(req.dir, req.zstdLevel, req.maxSeriesId, async (w) => {
+    for (const item of req.items) w.add(item);
+  });
+}
+
+/** runIndexMerge performs an IndexMergeRequest; returns the new part's name. */
+export async function runIndexMerge(req: IndexMergeRequest, signal: AbortSignal, cache: LruCache<string[]>): Promise<string> {
+  const parts: IndexPart[] = [];
+  try {
+    for (const name of req.inputs) parts.push(IndexPart.open(req.dir, name, cache));
+    return await writeIndexPart(req.dir, req.zstdLevel, req.maxSeriesId, (w) => copyMergedItems(parts, w, req.cutoffDay, signal));
   } finally {
     for (const p of parts) p.release();
   }

@@ -1,16 +1,18 @@
 // Entry of the storage's background worker thread: runs flush and merge requests from the main
-// thread (background/runner.ts) so that encoding and compression do not compete with ingestion
-// and queries for the event loop.
+// thread (background/runner.ts) so that encoding, compression and fsyncs do not compete with
+// ingestion and queries for the event loop.
 
 import { parentPort } from 'node:worker_threads';
 import { LruCache } from '../lru-cache.ts';
 import type { BlockHeaders } from '../part-format.ts';
-import { type FlushRequest, type MergeRequest, runFlush, runMerge } from './tasks.ts';
+import { type FlushRequest, type IndexFlushRequest, type IndexMergeRequest, type MergeRequest, runFlush, runIndexFlush, runIndexMerge, runMerge } from './tasks.ts';
 
 /** WorkerMessage is a request from the main thread. */
 export type WorkerMessage =
   | { readonly type: 'flush'; readonly id: number; readonly req: FlushRequest }
   | { readonly type: 'merge'; readonly id: number; readonly req: MergeRequest }
+  | { readonly type: 'indexFlush'; readonly id: number; readonly req: IndexFlushRequest }
+  | { readonly type: 'indexMerge'; readonly id: number; readonly req: IndexMergeRequest }
   | { readonly type: 'abort'; readonly id: number };
 
 /** WorkerReply answers one request. */
@@ -18,19 +20,33 @@ export type WorkerReply = { readonly id: number; readonly ok: true; readonly res
 
 const port = parentPort;
 if (port) {
-  const cache = new LruCache<BlockHeaders>(16 * 2 ** 20);
+  const headers = new LruCache<BlockHeaders>(16 * 2 ** 20);
+  const indexBlocks = new LruCache<string[]>(4 * 2 ** 20);
   const running = new Map<number, AbortController>();
+  const run = (msg: Exclude<WorkerMessage, { type: 'abort' }>, signal: AbortSignal): Promise<unknown> => {
+    switch (msg.type) {
+      case 'flush':
+        return runFlush(msg.req, signal);
+      case 'merge':
+        return runMerge(msg.req, signal, headers);
+      case 'indexFlush':
+        return runIndexFlush(msg.req);
+      case 'indexMerge':
+        return runIndexMerge(msg.req, signal, indexBlocks);
+    }
+  };
   port.on('message', (msg: WorkerMessage) => {
     if (msg.type === 'abort') {
-      running.get(msg.id)?.abort(new Error('merge aborted'));
+      running.get(msg.id)?.abort(new Error('aborted'));
       return;
     }
     const ac = new AbortController();
     running.set(msg.id, ac);
-    const work = msg.type === 'flush' ? runFlush(msg.req, ac.signal) : runMerge(msg.req, ac.signal, cache);
-    work.then(
-      (result) => port.postMessage({ id: msg.id, ok: true, result } satisfies WorkerReply),
-      (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply),
-    ).finally(() => running.delete(msg.id));
+    run(msg, ac.signal)
+      .then(
+        (result) => port.postMessage({ id: msg.id, ok: true, result } satisfies WorkerReply),
+        (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply),
+      )
+      .finally(() => running.delete(msg.id));
   });
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Label, LabelMatcher } from '../../storageapi/api.ts';
+import { InlineRunner } from '../background/runner.ts';
 import { silentLogger } from '../logger.ts';
 import { LruCache } from '../lru-cache.ts';
 import { IndexTable } from './index-table.ts';
@@ -23,7 +24,7 @@ function newDir(): string {
 }
 
 function open(dir: string, cutoffDay = -1e9): IndexTable {
-  return IndexTable.open(dir, { zstdLevel: 1, cache: new LruCache(1 << 20), logger: silentLogger, cutoffDay: () => cutoffDay });
+  return IndexTable.open(dir, { zstdLevel: 1, cache: new LruCache(1 << 20), logger: silentLogger, cutoffDay: () => cutoffDay, runner: new InlineRunner() });
 }
 
 const T = tenantKey({ accountID: 0, projectID: 0 });
@@ -80,11 +81,11 @@ describe('IndexTable lookups', () => {
     check(t);
     expect(t.maxSeriesId()).toBe(5);
     expect(Object.fromEntries(t.tenantSeries())).toEqual({ '0:0': 4, '7:1': 1 });
-    t.close();
+    await t.close();
     t = open(dir);
     check(t);
     expect(t.maxSeriesId()).toBe(5);
-    t.close();
+    await t.close();
   });
 
   it('returns the newest live series when a label set was deleted and written again', async () => {
@@ -97,7 +98,7 @@ describe('IndexTable lookups', () => {
     expect(t.findSeries(T, l, (id) => id === 1 || id === 9)).toBeUndefined();
     await t.flush(t.freeze(9));
     expect(t.findSeries(T, l, (id) => id === 1)).toBe(9);
-    t.close();
+    await t.close();
   });
 });
 
@@ -134,7 +135,7 @@ describe('searchIds', () => {
     f([[m('__name__', '=', 'up')]], [1, 3], { deleted: [2] });
     // another tenant sees only its own series
     expect(search(t, [[m('__name__', '=', 'up')]], { tenant: OTHER })).toEqual([5]);
-    t.close();
+    await t.close();
   });
 
   it('gives the same answers from parts after a flush and a merge', async () => {
@@ -152,17 +153,17 @@ describe('searchIds', () => {
     expect(search(t, [[m('job', '=', 'node')]])).toEqual([1, 2, 6]);
     expect(search(t, [[m('instance', '=', '')]])).toEqual([3, 4]);
     expect(t.maxSeriesId()).toBe(6);
-    t.close();
+    await t.close();
   });
 
-  it('rejects a search over the series limit', () => {
+  it('rejects a search over the series limit', async () => {
     const t = open(newDir());
     fill(t);
     const q = query(t);
     expect(() => searchIds(q, [[compileMatcher(m('__name__', '=~', '.+'))]], 3)).toThrow(/more than 3 series.*-search.maxUniqueTimeseries/);
     expect(searchIds(q, [[compileMatcher(m('__name__', '=~', '.+'))]], 4)).toHaveLength(4);
     q.view.release();
-    t.close();
+    await t.close();
   });
 
   it('rejects an invalid regexp with a clear error', () => {
@@ -171,7 +172,7 @@ describe('searchIds', () => {
 });
 
 describe('label lookups', () => {
-  it('lists names and values of matching, live series only', () => {
+  it('lists names and values of matching, live series only', async () => {
     const t = open(newDir());
     fill(t);
     const q = query(t, [4]);
@@ -182,10 +183,10 @@ describe('label lookups', () => {
     expect(labelNamesOfDays(q, Float64Array.from([3]), 0)).toEqual(['__name__', 'job']);
     expect(labelValuesOfDays(q, 'instance', undefined, 1)).toEqual(['a']);
     q.view.release();
-    t.close();
+    await t.close();
   });
 
-  it('computes tsdb status for one day', () => {
+  it('computes tsdb status for one day', async () => {
     const t = open(newDir());
     fill(t);
     const q = query(t);
@@ -198,7 +199,7 @@ describe('label lookups', () => {
     expect(st.seriesCountByLabelValuePair).toEqual([{ name: '__name__=up', count: 3 }, { name: 'job=api', count: 2 }]);
     expect(st.labelValueCountByLabelName).toEqual([{ name: '__name__', count: 2 }, { name: 'instance', count: 2 }]);
     q.view.release();
-    t.close();
+    await t.close();
   });
 });
 
@@ -208,12 +209,12 @@ describe('IndexTable crash leftovers and retention', () => {
     let t = open(dir);
     fill(t);
     await t.flush(t.freeze(5));
-    t.close();
+    await t.close();
     mkdirSync(join(dir, 'tmp', 'half-written'), { recursive: true });
     mkdirSync(join(dir, '0123456789abcdef01234567'));
     t = open(dir);
     expect(readdirSync(dir).sort()).toEqual([...t.partNames(), 'parts.json'].sort());
-    t.close();
+    await t.close();
   });
 
   it('drops per-day items older than the cutoff when merging', async () => {
@@ -229,6 +230,6 @@ describe('IndexTable crash leftovers and retention', () => {
     expect(search(t, [], { minDay: 10, maxDay: 12 })).toEqual([2, 6]);
     // global items survive: the series is still known by its labels
     expect(t.findSeries(T, labelsKey(ls({ __name__: 'up', job: 'api' })), () => false)).toBe(3);
-    t.close();
+    await t.close();
   });
 });

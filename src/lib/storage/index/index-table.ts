@@ -4,11 +4,11 @@ import type { Labels } from '../../storageapi/api.ts';
 import { listDirs, mkdirp, removeDir } from '../fs-util.ts';
 import type { StorageLogger } from '../logger.ts';
 import type { LruCache } from '../lru-cache.ts';
-import { readManifest, writeManifest } from '../manifest.ts';
+import { ManifestWriter, readManifest, writeManifest } from '../manifest.ts';
+import type { BackgroundRunner } from '../background/runner.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from '../merge-policy.ts';
 import { MergedCursor, PartCursor } from './cursor.ts';
 import { IndexPart } from './index-part.ts';
-import { type IndexPartWriter, copyMergedItems, writeIndexPart } from './index-part-writer.ts';
 import { IndexView } from './index-view.ts';
 import {
   KIND_DAY_SERIES, KIND_DELETED, dayItems, dayKey, idKey, labelsBySeriesPrefix, readIdKey, seriesByLabelsPrefix, seriesItems,
@@ -24,6 +24,8 @@ export interface IndexTableOptions {
   /** cutoffDay returns the first UTC day retention keeps; merges drop per-day items of earlier days. */
   readonly cutoffDay: () => number;
   readonly mergePolicy?: MergePolicy;
+  /** runner writes and merges index parts (on a background thread or inline). */
+  readonly runner: BackgroundRunner;
 }
 
 /** IndexTableStats are counters for /metrics. */
@@ -46,6 +48,7 @@ export interface IndexTableStats {
 export class IndexTable {
   readonly dir: string;
   readonly #opts: IndexTableOptions;
+  readonly #manifest: ManifestWriter;
   #parts: IndexPart[] = [];
   #mutable = new MemTable();
   #frozen: MemTable[] = [];
@@ -56,6 +59,7 @@ export class IndexTable {
   private constructor(dir: string, opts: IndexTableOptions) {
     this.dir = dir;
     this.#opts = opts;
+    this.#manifest = new ManifestWriter(dir, () => this.#parts.map((p) => p.name));
   }
 
   /** open loads the live parts of dir and deletes anything a crash left behind. */
@@ -191,26 +195,20 @@ export class IndexTable {
     for (const mt of [...this.#frozen]) await this.flush(mt);
   }
 
-  /** flush writes a frozen table as a part and makes it live; the table then leaves memory. */
+  /**
+   * flush writes a frozen table as an index part (through the runner) and makes it live in the
+   * same step that drops the table from memory; resolves when the manifest is durable.
+   */
   async flush(mt: MemTable): Promise<void> {
     if (mt.itemsCount > 0) {
       const items = mt.sorted();
-      const part = await this.#writePart(mt.maxSeriesId, async (w) => {
-        for (let i = 0; i < items.length; i++) {
-          w.add(items[i]!);
-          // Give ingestion and searches a turn during a big flush (a burst of new series).
-          if (i % 16384 === 16383) await yieldNow();
-        }
-      });
-      this.#parts.push(part);
-      writeManifest(this.dir, this.#parts.map((p) => p.name));
+      const name = await this.#opts.runner.indexFlush({ dir: this.dir, items, maxSeriesId: mt.maxSeriesId, zstdLevel: this.#opts.zstdLevel });
+      this.#parts.push(IndexPart.open(this.dir, name, this.#opts.cache));
+      this.#frozen = this.#frozen.filter((m) => m !== mt);
+      await this.#manifest.persist();
+    } else {
+      this.#frozen = this.#frozen.filter((m) => m !== mt);
     }
-    this.#frozen = this.#frozen.filter((m) => m !== mt);
-    await yieldNow();
-  }
-
-  #writePart(maxSeriesId: number, fill: (w: IndexPartWriter) => Promise<void>): Promise<IndexPart> {
-    return writeIndexPart(this.dir, this.#opts.zstdLevel, maxSeriesId, fill).then((name) => IndexPart.open(this.dir, name, this.#opts.cache));
   }
 
   /** mergeOnce runs one background merge if the policy finds one; returns whether it merged. */
@@ -235,26 +233,31 @@ export class IndexTable {
 
   async #merge(names: string[], signal: AbortSignal): Promise<void> {
     const inputs = this.#parts.filter((p) => names.includes(p.name));
-    for (const p of inputs) this.#merging.add(p.name);
+    for (const p of inputs) {
+      this.#merging.add(p.name);
+      p.acquire();
+    }
     this.#mergesRunning++;
     try {
-      const maxId = Math.max(...inputs.map((p) => p.meta.maxSeriesId));
-      const part = await this.#writePart(maxId, (w) => copyMergedItems(inputs, w, this.#opts.cutoffDay(), signal));
-      this.#swap(inputs, part);
+      const maxSeriesId = Math.max(...inputs.map((p) => p.meta.maxSeriesId));
+      const name = await this.#opts.runner.indexMerge(
+        { dir: this.dir, inputs: inputs.map((p) => p.name), cutoffDay: this.#opts.cutoffDay(), maxSeriesId, zstdLevel: this.#opts.zstdLevel },
+        signal,
+      );
+      this.#parts = [...this.#parts.filter((p) => !inputs.includes(p)), IndexPart.open(this.dir, name, this.#opts.cache)];
+      await this.#manifest.persist();
+      for (const p of inputs) {
+        p.release();
+        removeDir(join(this.dir, p.name));
+      }
+      this.#mergesDone++;
     } finally {
       this.#mergesRunning--;
-      for (const p of inputs) this.#merging.delete(p.name);
+      for (const p of inputs) {
+        this.#merging.delete(p.name);
+        p.release();
+      }
     }
-  }
-
-  #swap(inputs: IndexPart[], output: IndexPart): void {
-    this.#parts = [...this.#parts.filter((p) => !inputs.includes(p)), output];
-    writeManifest(this.dir, this.#parts.map((p) => p.name));
-    for (const p of inputs) {
-      p.release();
-      removeDir(join(this.dir, p.name));
-    }
-    this.#mergesDone++;
   }
 
   stats(): IndexTableStats {
@@ -288,8 +291,9 @@ export class IndexTable {
     return this.#parts.map((p) => p.name);
   }
 
-  /** close releases every part; the table must not be used afterwards. */
-  close(): void {
+  /** close waits for manifest writes and releases every part; the table is unusable afterwards. */
+  async close(): Promise<void> {
+    await this.#manifest.stop();
     for (const p of this.#parts) p.release();
     this.#parts = [];
   }

@@ -5,6 +5,7 @@ import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError, InsertError } from './errors.ts';
 import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
+import { InvalidRows } from './row-check.ts';
 
 const rowsInserted = counter('tsdb_rows_inserted_total', 'Rows accepted by ingestion routes and receivers, by format', ['type']);
 const rowsInvalid = counter('tsdb_rows_invalid_total', 'Lines or rows rejected by ingestion (unparsable, or over a storage limit), by format', ['type']);
@@ -61,20 +62,23 @@ export function queryValue(query: Readonly<Record<string, unknown>>, name: strin
 
 /**
  * ingestBody drives one body through a format handler into storage, then reports: 204 when every
- * row was stored; 400 naming the count and first bad line when some were not (the good ones are
- * stored regardless); 413 over -maxInsertRequestSize; 415 for an unknown Content-Encoding.
+ * row was stored; 400 naming the count and first bad line (or row, such as one with a timestamp
+ * outside 1970..9999) when some were not (the good ones are stored regardless); 413 over
+ * -maxInsertRequestSize; 415 for an unknown Content-Encoding.
  */
 export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<void> {
   const labeler = new ExtraLabeler(parseExtraLabels(queryValues(input.query, 'extra_label')));
   const inserted = rowsInserted.labels(type);
   let limitError: LimitExceededError | undefined;
   let limitRejected = 0;
+  const invalid = new InvalidRows();
   const onBatch = async (rows: MetricRow[]) => {
     if (rows.length === 0) return;
-    const toStore = labeler.isEmpty ? rows : labeler.apply(rows);
+    const toStore = invalid.filter(labeler.isEmpty ? rows : labeler.apply(rows));
+    if (toStore.length === 0) return;
     try {
       await o.inserter.addRows(tenant, toStore);
-      inserted.inc(rows.length);
+      inserted.inc(toStore.length);
       if (o.onBackfill !== undefined && isBackfill(rows, o.now() - (o.backfillBeforeMs ?? 0))) o.onBackfill();
     } catch (err) {
       if (!(err instanceof LimitExceededError)) throw err;
@@ -86,11 +90,14 @@ export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, te
   const bad = out.errors?.count ?? 0;
   if (bad > 0) rowsInvalid.inc({ type }, bad);
   if (limitRejected > 0) rowsInvalid.inc({ type }, limitRejected);
+  if (invalid.count > 0) rowsInvalid.inc({ type }, invalid.count);
+  const alsoInvalid = invalid.count > 0 ? `; also ${invalid.describe()}` : '';
   if (out.fatal !== undefined) {
     rowsInvalid.inc({ type });
-    throw new InsertError('ERR_INSERT_BAD_DATA', `cannot parse the rest of the request body: ${out.fatal.message}${bad > 0 ? `; also ${out.errors!.describe()}` : ''}`, { cause: out.fatal });
+    throw new InsertError('ERR_INSERT_BAD_DATA', `cannot parse the rest of the request body: ${out.fatal.message}${bad > 0 ? `; also ${out.errors!.describe()}` : ''}${alsoInvalid}`, { cause: out.fatal });
   }
-  if (bad > 0) throw new InsertError('ERR_INSERT_BAD_DATA', out.errors!.describe());
+  if (bad > 0) throw new InsertError('ERR_INSERT_BAD_DATA', `${out.errors!.describe()}${alsoInvalid}`);
+  if (invalid.count > 0) throw new InsertError('ERR_INSERT_BAD_DATA', invalid.describe());
   if (limitError !== undefined) throw classifyInsertError(limitError);
 }
 

@@ -66,6 +66,15 @@ describe('ingestion routes', () => {
     expect(inserter.rows.map((r) => labelsOf(r).__name__)).toEqual(['good', 'good2']);
   });
 
+  it('answers 400 for rows with a timestamp storage cannot hold, and still stores every later batch', async () => {
+    const { inserter, post } = await setup();
+    const good = Array.from({ length: 12_000 }, (_, i) => `later{i="${i}"} 1 ${1_700_000_000_000 + i}`).join('\n');
+    const res = await post('/api/v1/import/prometheus', `early -1 -5\nfar 1 253402300800000\n${good}\n`);
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toBe('2 rows were rejected; first: timestamp -5 of early{} is not a time between 1970 and 9999 in milliseconds');
+    expect(inserter.rows).toHaveLength(12_000);
+  });
+
   it('adds extra_label to every row, overriding the sender', async () => {
     const { inserter, post } = await setup();
     await post('/api/v1/import/prometheus?extra_label=job=forced&extra_label=team=t', 'up{job="mine"} 1');

@@ -24,7 +24,7 @@ const usernames = () => (config().users ?? []).map((u) => u.username ?? `token:$
 const user = (name: string, spec: object, ns = NS) => ({ ...cr('AuthProxyUser', name, spec, { proxy: 'front' }), metadata: { name, namespace: ns, labels: { proxy: 'front' } } });
 const userStatus = (name: string, ns = NS) => env.status<{ phase?: string; authProxies?: string[]; conditions?: { reason: string; message: string }[] }>('AuthProxyUser', name, ns);
 
-describe('AuthProxy with AuthProxyUsers', () => {
+describe('AuthProxy with AuthProxyUsers', { timeout: 90_000 }, () => {
   it('renders selected users from the proxy namespace and labelled namespaces', async () => {
     env.store.create(BUILTIN.secret, secret('alice-pw', { password: 'a1' }));
     env.store.create(BUILTIN.secret, { ...secret('bob-token', { token: 't-bob' }), metadata: { name: 'bob-token', namespace: 'team-b' } });

@@ -19,7 +19,7 @@ interface Container {
 const podSpec = (name: string) => (env.store.get(BUILTIN.statefulSet, { namespace: NS, name })!['spec'] as { template: { spec: { containers: Container[]; initContainers?: Container[]; volumes: { name: string }[] } } }).template.spec;
 const backup = { destination: 's3://bucket/strata', credentialsSecret: { name: 's3', key: 'creds' }, retention: { keepLastDaily: 3 }, intervals: { monthly: false } };
 
-describe('backup and restore', () => {
+describe('backup and restore', { timeout: 90_000 }, () => {
   it('adds a backup sidecar sharing the data volume of a TSDBSingle, snapshotting its own Pod', async () => {
     env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' } }));
     await env.waitFor('single Ready', () => env.ready('TSDBSingle', 'db'));

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const get = (type: keyof typeof BUILTIN, name: string) => env.store.get(BUILTIN[type], { namespace: NS, name });
 
-describe('operator lifecycle against the fake API server', () => {
+describe('operator lifecycle against the fake API server', { timeout: 90_000 }, () => {
   it('converges a TSDBSingle: children exist, status Ready with counts and observedGeneration', async () => {
     env.apply(cr('TSDBSingle', 'one', { retentionPeriod: '30d' }));
     await env.waitFor('TSDBSingle Ready', () => env.ready('TSDBSingle', 'one'));

@@ -24,7 +24,7 @@ function stray(type: ResourceType, name: string, owner: KubeObject, body: Record
   });
 }
 
-describe('operator RBAC', () => {
+describe('operator RBAC', { timeout: 90_000 }, () => {
   it('uses exactly the permissions the chart grants', async () => {
     const spec = { storage: { replicas: 2, podDisruptionBudget: { maxUnavailable: 1 } }, select: { replicas: 1, horizontalPodAutoscaler: { maxReplicas: 3, targetCPUUtilizationPercentage: 80 } }, insert: { replicas: 1 } };
     env.apply(cr('TSDBCluster', 'c', spec));

@@ -17,7 +17,7 @@ const workloads = () => [...env.store.list(BUILTIN.statefulSet, { namespace: NS 
 const snapshot = () => Object.fromEntries(workloads().map((w) => [`${w.kind}/${w.metadata.name}`, { generation: w.metadata.generation, template: JSON.stringify((w['spec'] as { template: unknown }).template) }]));
 const leaseHolder = () => ((env.store.get(BUILTIN.lease, { namespace: OPERATOR_NS, name: 'strata-operator' })?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity ?? '');
 
-describe('operator resilience', () => {
+describe('operator resilience', { timeout: 90_000 }, () => {
   it('retries through 409 conflicts on applies and status writes', async () => {
     env.server.failNext({ method: 'PATCH', status: 409, reason: 'Conflict', count: 6 });
     env.apply(cr('TSDBCluster', 'r', clusterSpec()));

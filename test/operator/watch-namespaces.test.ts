@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env.stop());
 
-describe('-watchNamespaces', () => {
+describe('-watchNamespaces', { timeout: 90_000 }, () => {
   it('reconciles resources in watched namespaces and leaves the others alone', async () => {
     env.apply(cr('TSDBSingle', 'mine', {}));
     env.apply({ ...cr('TSDBSingle', 'theirs', {}), metadata: { name: 'theirs', namespace: 'elsewhere' } });

@@ -148,6 +148,16 @@ export interface BinaryExpr {
   readonly returnBool: boolean;
   /** matching: null when neither on/ignoring nor group_x was written. */
   readonly matching: VectorMatching | null;
+  /**
+   * fill: Prometheus 3 `fill(v)`/`fill_left(v)`/`fill_right(v)` — the value a missing left or
+   * right operand takes (sides as after group_right swaps them); null when not written.
+   */
+  readonly fill: FillValues | null;
+}
+
+export interface FillValues {
+  readonly left: number | null;
+  readonly right: number | null;
 }
 
 export interface Grouping {

@@ -1,7 +1,7 @@
 // Parser: tokens → typed AST, by precedence climbing. Pure: no storage, no flags.
 
 import type {
-  AggregateExpr, AtModifier, BinaryOp, Expr, FunctionCall, Grouping, LabelMatcher, MatchCardinality,
+  AggregateExpr, AtModifier, BinaryOp, Expr, FillValues, FunctionCall, Grouping, LabelMatcher, MatchCardinality,
   VectorMatching, VectorSelector,
 } from './ast.ts';
 import { ParseError } from './errors.ts';
@@ -76,8 +76,9 @@ class Parser {
       const returnBool = isComparison(op) && this.ts.acceptWord('bool');
       if (!returnBool && this.ts.isWord('bool')) throw this.ts.fail('bool modifier can only be used on comparison operators');
       const matching = this.parseMatching();
+      const fill = this.parseFill();
       const rhs = this.parseExpr(op === '^' ? prec : prec + 1);
-      lhs = buildBinary(this.ts, opTok, op, lhs, rhs, returnBool, matching);
+      lhs = buildBinary(this.ts, opTok, op, lhs, rhs, returnBool, matching, fill);
     }
   }
 
@@ -93,6 +94,32 @@ class Parser {
       if (ts.isPunct('(')) include = parseLabelList(ts);
     }
     return { card, on, labels, include };
+  }
+
+  // parseFill reads `fill(v)`, `fill_left(v)`, `fill_right(v)` (the latter two combinable).
+  private parseFill(): FillValues | null {
+    const ts = this.ts;
+    let left: number | null = null;
+    let right: number | null = null;
+    for (;;) {
+      const word = ['fill', 'fill_left', 'fill_right'].find((w) => ts.isWord(w) && ts.isPunct('(', 1));
+      if (word === undefined) break;
+      const at = ts.next();
+      ts.next();
+      const sign = ts.isPunct('-') ? -1 : 1;
+      if (ts.isPunct('-') || ts.isPunct('+')) ts.next();
+      const t = ts.peek();
+      let v: number;
+      if (t.kind === 'number') v = t.num;
+      else if (t.kind === 'ident' && ['inf', 'nan'].includes(t.text.toLowerCase())) v = t.text.toLowerCase() === 'inf' ? Infinity : NaN;
+      else throw ts.unexpected(`number in ${word}()`);
+      ts.next();
+      ts.expectPunct(')', `")" closing ${word}()`);
+      if ((word !== 'fill_right' && left !== null) || (word !== 'fill_left' && right !== null)) throw ts.fail(`fill value given twice`, at);
+      if (word !== 'fill_right') left = sign * v;
+      if (word !== 'fill_left') right = sign * v;
+    }
+    return left === null && right === null ? null : { left, right };
   }
 
   private parseUnary(): Expr {

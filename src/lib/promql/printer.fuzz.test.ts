@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type {
-  AggregateExpr, AtModifier, BinaryOp, DurationExpr, Expr, FunctionCall, LabelMatcher, VectorMatching, VectorSelector,
+  AggregateExpr, AtModifier, BinaryOp, DurationExpr, Expr, FillValues, FunctionCall, LabelMatcher, VectorMatching, VectorSelector,
 } from './ast.ts';
 import { parse } from './parser.ts';
 import { print } from './printer.ts';
@@ -82,6 +82,10 @@ const matchingFor = (op: BinaryOp): fc.Arbitrary<VectorMatching | null> => {
   );
 };
 
+const fillValues: fc.Arbitrary<FillValues | null> = fc
+  .option(fc.record({ left: fc.option(fc.double()), right: fc.option(fc.double()) }))
+  .map((f) => (f === null || (f.left === null && f.right === null) ? null : f));
+
 const { vector, scalar } = fc.letrec<{ vector: Expr; scalar: Expr; matrix: Expr }>((tie) => {
   const vec = tie('vector');
   const sca = tie('scalar');
@@ -94,6 +98,7 @@ const { vector, scalar } = fc.letrec<{ vector: Expr; scalar: Expr; matrix: Expr 
         rhs,
         returnBool: COMPARE.includes(op) ? (scalars ? fc.constant(true) : fc.boolean()) : fc.constant(false),
         matching: bothVectors ? matchingFor(op) : fc.constant(null),
+        fill: bothVectors && !SETOPS.includes(op) ? fillValues : fc.constant(null),
       }),
     );
   const aggregate: fc.Arbitrary<AggregateExpr> = fc

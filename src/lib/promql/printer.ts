@@ -1,7 +1,7 @@
 // Printer: AST → query text such that parse(print(ast)) deep-equals ast. Parentheses are
 // added exactly where precedence requires them (the AST has no parenthesis nodes).
 
-import type { AtModifier, DurationExpr, Expr, LabelMatcher, VectorMatching, VectorSelector } from './ast.ts';
+import type { AtModifier, DurationExpr, Expr, FillValues, LabelMatcher, VectorMatching, VectorSelector } from './ast.ts';
 import { isPlainLabelName } from './parse-selector.ts';
 import { BINARY_PRECEDENCE, UNARY_PRECEDENCE } from './parser.ts';
 import { quoteString } from './strings.ts';
@@ -36,7 +36,7 @@ export function print(e: Expr): string {
       const rs = strength(e.rhs);
       const l = ls < prec || (rightAssoc && ls === prec) ? `(${print(e.lhs)})` : print(e.lhs);
       const r = rs < prec || (!rightAssoc && rs === prec) ? `(${print(e.rhs)})` : print(e.rhs);
-      return `${l} ${e.op}${e.returnBool ? ' bool' : ''}${printMatching(e.matching)} ${r}`;
+      return `${l} ${e.op}${e.returnBool ? ' bool' : ''}${printMatching(e.matching)}${printFill(e.fill)} ${r}`;
     }
     case 'AggregateExpr': {
       const g = e.grouping === null ? '' : ` ${e.grouping.without ? 'without' : 'by'} (${e.grouping.labels.map(printLabelName).join(', ')})`;
@@ -72,6 +72,12 @@ function printMatching(m: VectorMatching | null): string {
     s += ` ${m.card === 'many-to-one' ? 'group_left' : 'group_right'}(${m.include.map(printLabelName).join(', ')})`;
   }
   return s;
+}
+
+function printFill(f: FillValues | null): string {
+  if (f === null) return '';
+  if (f.left !== null && Object.is(f.left, f.right)) return ` fill(${formatNumber(f.left)})`;
+  return `${f.left === null ? '' : ` fill_left(${formatNumber(f.left)})`}${f.right === null ? '' : ` fill_right(${formatNumber(f.right)})`}`;
 }
 
 /** printLabelName writes a label name bare when possible, else quoted (Prometheus 3). */

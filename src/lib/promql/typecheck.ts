@@ -1,7 +1,7 @@
 // Static typing of expressions, as Prometheus' parser checks it, with MetricsQL's leniency
 // for implicit rollup windows (`rate(m)`).
 
-import type { BinaryExpr, BinaryOp, Expr, ValueType, VectorMatching } from './ast.ts';
+import type { BinaryExpr, BinaryOp, Expr, FillValues, ValueType, VectorMatching } from './ast.ts';
 import { AGGREGATION_PARAMS, FUNCTIONS, type ArgType, type FunctionSignature } from './functions.ts';
 import type { Token } from './lexer.ts';
 import type { TokenStream } from './token-stream.ts';
@@ -32,6 +32,7 @@ const isMetricsQLOp = (op: BinaryOp): boolean => op === 'default' || op === 'if'
 /** buildBinary type-checks and builds a binary expression; errors point at the operator. */
 export function buildBinary(
   ts: TokenStream, opTok: Token, op: BinaryOp, lhs: Expr, rhs: Expr, returnBool: boolean, matching: VectorMatching | null,
+  fill: FillValues | null = null,
 ): BinaryExpr {
   const lt = typeOf(lhs);
   const rt = typeOf(rhs);
@@ -58,7 +59,10 @@ export function buildBinary(
       }
     }
   }
-  return { type: 'BinaryExpr', op, lhs, rhs, returnBool, matching: m };
+  if (fill !== null && (lt !== 'vector' || rt !== 'vector' || isSetOp(op) || isMetricsQLOp(op))) {
+    fail('fill modifiers are only allowed for arithmetic and comparison operations between instant vectors');
+  }
+  return { type: 'BinaryExpr', op, lhs, rhs, returnBool, matching: m, fill };
 }
 
 /** argAccepts reports whether an argument expression fits a parameter type. */

@@ -58,61 +58,104 @@ function checkOneSide(one: readonly Series[], groups: Map<string, number[]>, any
   }
 }
 
-/** vectorMatch evaluates `lhs op rhs` for two instant vectors (not set operators). */
+/** matchLabels: the labels a matching signature is made of (what a filled operand carries). */
+function matchLabels(ls: Labels, m: VectorMatching): Labels {
+  const names = new Set(m.labels);
+  return m.on ? keepLabels(ls, names) : dropLabels(ls, new Set([...names, '__name__']));
+}
+
+/**
+ * vectorMatch evaluates `lhs op rhs` for two instant vectors (not set operators). With fill
+ * modifiers a missing operand takes the fill value (sides as after group_right's swap) and
+ * carries the labels of the matching signature.
+ */
 export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly Series[], grid: Grid): Series[] {
   const m = e.matching ?? DEFAULT_MATCHING;
   const swapped = m.card === 'one-to-many';
   const [many, one] = swapped ? [rhs, lhs] : [lhs, rhs];
+  const fillMany = e.fill?.left ?? null;
+  const fillOne = e.fill?.right ?? null;
   const n = grid.n;
   const oneGroups = groupBySignature(one, m).groups;
   const manySide = groupBySignature(many, m);
   checkOneSide(one, oneGroups, anyPresent(many, n), swapped);
   const isCmp = COMPARISON_OPS.has(e.op);
   const out = new Map<string, Series>();
+  // apply computes one point; manyV/oneV are the post-swap operands.
+  const apply = (target: () => Series, i: number, manyV: number, oneV: number): void => {
+    const l = swapped ? oneV : manyV;
+    const r = swapped ? manyV : oneV;
+    let v: number;
+    if (isCmp) {
+      const keep = compare(e.op, l, r);
+      if (!keep && !e.returnBool) return;
+      v = e.returnBool ? (keep ? 1 : 0) : l;
+    } else {
+      v = arithmetic(e.op, l, r);
+    }
+    const t = target();
+    if (t.present[i] === 1) {
+      throw new QueryError(m.card === 'one-to-one'
+        ? 'vector cannot contain metrics with the same labelset'
+        : 'multiple matches for labels: grouping labels must ensure unique matches');
+    }
+    t.values[i] = v;
+    t.present[i] = 1;
+  };
   // One-to-one: a second many-side series matching the same group at the same step is an error.
   const used = new Map<string, Uint8Array>();
   many.forEach((ms, mi) => {
     const sig = manySide.sigs[mi]!;
-    const partners = oneGroups.get(sig);
-    if (partners === undefined) return;
+    const partners = oneGroups.get(sig) ?? [];
+    if (partners.length === 0 && fillOne === null) return;
     const shared = m.card === 'one-to-one' && manySide.groups.get(sig)!.length > 1;
     let marks = shared ? used.get(sig) : undefined;
     if (shared && marks === undefined) used.set(sig, (marks = new Uint8Array(n)));
+    const targets = new Map<number, Series>();
+    const targetFor = (oi: number) => (): Series => {
+      let t = targets.get(oi);
+      if (t === undefined) {
+        const oneLabels = oi < 0 ? matchLabels(ms.labels, m) : one[oi]!.labels;
+        targets.set(oi, (t = outputSeries(out, resultLabels(ms.labels, oneLabels, e, m), n, e.returnBool)));
+      }
+      return t;
+    };
     const mp = ms.present;
     const mv = ms.values;
-    for (const oi of partners) {
-      const os = one[oi]!;
-      const op = os.present;
-      const ov = os.values;
-      let target: Series | undefined;
-      for (let i = 0; i < n; i++) {
-        if (mp[i] === 0 || op[i] === 0) continue;
-        if (marks !== undefined) {
-          if (marks[i] === 1) throw new QueryError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
-          marks[i] = 1;
-        }
-        const l = swapped ? ov[i]! : mv[i]!;
-        const r = swapped ? mv[i]! : ov[i]!;
-        let v: number;
-        if (isCmp) {
-          const keep = compare(e.op, l, r);
-          if (!keep && !e.returnBool) continue;
-          v = e.returnBool ? (keep ? 1 : 0) : l;
-        } else {
-          v = arithmetic(e.op, l, r);
-        }
-        target ??= outputSeries(out, resultLabels(ms.labels, os.labels, e, m), n, e.returnBool);
-        if (target.present[i] === 1) {
-          throw new QueryError(m.card === 'one-to-one'
-            ? 'vector cannot contain metrics with the same labelset'
-            : 'multiple matches for labels: grouping labels must ensure unique matches');
-        }
-        target.values[i] = v;
-        target.present[i] = 1;
+    for (let i = 0; i < n; i++) {
+      if (mp[i] === 0) continue;
+      const oi = partners.find((k) => one[k]!.present[i] === 1);
+      if (oi === undefined && fillOne === null) continue;
+      if (marks !== undefined) {
+        if (marks[i] === 1) throw new QueryError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
+        marks[i] = 1;
       }
+      apply(targetFor(oi ?? -1), i, mv[i]!, oi === undefined ? fillOne! : one[oi]!.values[i]!);
     }
   });
+  if (fillMany !== null) fillManySide(one, many, m, manySide.sigs, n, (os, i, labels) => apply(() => outputSeries(out, labels, n, e.returnBool), i, fillMany, os.values[i]!), e);
   return [...out.values()];
+}
+
+// fillManySide: one-side points whose group has no many-side point at that step pair with
+// the fill value, under the labels of their matching signature.
+function fillManySide(
+  one: readonly Series[], many: readonly Series[], m: VectorMatching, manySigs: string[], n: number,
+  emit: (os: Series, i: number, labels: Labels) => void, e: BinaryExpr,
+): void {
+  const covered = new Map<string, Uint8Array>();
+  many.forEach((ms, k) => {
+    let u = covered.get(manySigs[k]!);
+    if (u === undefined) covered.set(manySigs[k]!, (u = new Uint8Array(n)));
+    for (let i = 0; i < n; i++) u[i] = u[i]! | ms.present[i]!;
+  });
+  const names = new Set(m.labels);
+  for (const os of one) {
+    const u = covered.get(signatureKey(os.labels, m.on, names));
+    const filled = matchLabels(os.labels, m);
+    const labels = resultLabels(filled, os.labels, e, m);
+    for (let i = 0; i < n; i++) if (os.present[i] === 1 && (u === undefined || u[i] === 0)) emit(os, i, labels);
+  }
 }
 
 function outputSeries(out: Map<string, Series>, labels: Labels, n: number, dropName: boolean): Series {

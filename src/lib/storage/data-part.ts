@@ -80,13 +80,26 @@ export class DataPart {
    * not end at the header's maxTs.
    */
   readBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number): void {
+    this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => this.#read(which === 'ts' ? this.#tsFd : this.#valFd, offset, size, what));
+  }
+
+  /**
+   * sequentialReader returns a block reader for a pass over the part in file order (merges): it
+   * reads ahead in 1 MiB chunks instead of two small preads per block.
+   */
+  sequentialReader(): (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number) => void {
+    const ts = new ReadAhead(this.#tsFd);
+    const vals = new ReadAhead(this.#valFd);
+    return (h, j, outTs, outVals, off) =>
+      this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what));
+  }
+
+  #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array): void {
     const n = h.rows[j]!;
     const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
-    const tsData = this.#read(this.#tsFd, h.tsOffsets[j]!, h.tsSizes[j]!, what);
-    decodeTimestamps(h.tsEnc[j]!, tsData, n, h.minTs[j]!, outTs, off, what);
+    decodeTimestamps(h.tsEnc[j]!, read('ts', h.tsOffsets[j]!, h.tsSizes[j]!, what), n, h.minTs[j]!, outTs, off, what);
     if (outTs[off + n - 1] !== h.maxTs[j]) throw new CorruptDataError(`cannot decode ${what}: timestamps do not end at the header's maxTs`);
-    const valData = this.#read(this.#valFd, h.valOffsets[j]!, h.valSizes[j]!, what);
-    decodeValues(h.valEnc[j]!, valData, n, outVals, off, what);
+    decodeValues(h.valEnc[j]!, read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), n, outVals, off, what);
   }
 
   acquire(): void {
@@ -100,6 +113,32 @@ export class DataPart {
     closeSync(this.#valFd);
     closeSync(this.#indexFd);
     this.#cache.deletePrefix(`${this.uid}:`);
+  }
+}
+
+const READ_AHEAD_BYTES = 1 << 20;
+
+/** ReadAhead serves reads at growing offsets of one file from a buffer refilled in big chunks. */
+class ReadAhead {
+  readonly #fd: number;
+  #buf = Buffer.allocUnsafe(0);
+  #start = 0;
+  #end = 0;
+
+  constructor(fd: number) {
+    this.#fd = fd;
+  }
+
+  read(offset: number, size: number, what: string): Buffer {
+    if (offset < this.#start || offset + size > this.#end) {
+      const want = Math.max(size, READ_AHEAD_BYTES);
+      if (this.#buf.length < want) this.#buf = Buffer.allocUnsafe(want);
+      const n = readSync(this.#fd, this.#buf, 0, want, offset);
+      if (n < size) throw new CorruptDataError(`cannot read ${what}: short read (${n} of ${size} bytes at ${offset})`);
+      this.#start = offset;
+      this.#end = offset + n;
+    }
+    return this.#buf.subarray(offset - this.#start, offset - this.#start + size);
   }
 }
 
@@ -154,12 +193,15 @@ export class SeriesBlockCursor {
 /** PartBlockStream walks every block of a part in order (merges). */
 export class PartBlockStream {
   readonly part: DataPart;
+  /** readBlock decodes a block of this part (sequential read-ahead). */
+  readonly readBlock: (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number) => void;
   #g = 0;
   #h: BlockHeaders | undefined;
   #j = 0;
 
   constructor(part: DataPart) {
     this.part = part;
+    this.readBlock = part.sequentialReader();
     this.#load();
   }
 

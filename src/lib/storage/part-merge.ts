@@ -16,6 +16,8 @@ export interface MergeOptions {
   /** isDeleted drops every sample of deleted series. */
   readonly isDeleted: (id: number) => boolean;
   readonly signal: AbortSignal;
+  /** pause, when set, is awaited at every yield point (the worker holds merges while a flush runs). */
+  readonly pause?: () => Promise<void>;
 }
 
 // A merge yields to the event loop after about this many samples, so ingestion and searches
@@ -49,7 +51,7 @@ export async function mergeParts(inputs: readonly DataPart[], outDir: string, op
       s.reset();
       for (const { st, h, j } of blocks) {
         s.ensure(h.rows[j]!);
-        st.part.readBlock(h, j, s.ts, s.vals, s.n);
+        st.readBlock(h, j, s.ts, s.vals, s.n);
         s.n += h.rows[j]!;
       }
       if (s.n === 0) continue;
@@ -60,6 +62,7 @@ export async function mergeParts(inputs: readonly DataPart[], outDir: string, op
       if (sinceYield >= YIELD_EVERY_ROWS) {
         sinceYield = 0;
         await yieldNow();
+        if (opts.pause) await opts.pause();
         opts.signal.throwIfAborted();
       }
     }

@@ -106,16 +106,21 @@ export class Storage implements Searcher, Deleter, Inserter {
     // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
     while (this.#core.sealedRows >= this.#opts.maxBufferedRows * 2 && this.#flusher.draining) await this.#flusher.idle();
     this.#checkOpen();
+    // Seal before a call that would overflow the buffer: its memory then stays the pooled size.
+    const active = this.#core.active;
+    if (active.rows > 0 && active.rows + rows.length > this.#opts.maxBufferedRows) this.#sealForFlush();
     const rej = this.#write.writeRows(tenant, rows);
-    if (this.#core.active.rows >= this.#opts.maxBufferedRows) {
-      this.#flusher.seal();
-      if (this.#opts.backgroundMerges) void this.#flusher.idle().then(() => this.#closing || this.#merger.kick());
-    }
+    if (this.#core.active.rows >= this.#opts.maxBufferedRows) this.#sealForFlush();
     if (this.#opts.fsyncIntervalMs === 0) await this.#core.wal.sync();
     if (rej.total === 0) return;
     this.#warnRetention(rej.retentionMessage());
     const err = rej.error(rows.length, this.#opts);
     if (err) throw err;
+  }
+
+  #sealForFlush(): void {
+    this.#flusher.seal();
+    if (this.#opts.backgroundMerges) void this.#flusher.idle().then(() => this.#closing || this.#merger.kick());
   }
 
   #warnRetention(msg: string | undefined): void {

@@ -94,12 +94,12 @@ export async function runFlush(req: FlushRequest, signal: AbortSignal): Promise<
  * runMerge performs a MergeRequest, reading the inputs through its own part handles. Returns the
  * output's metadata, or undefined when nothing was left (no output then).
  */
-export async function runMerge(req: MergeRequest, signal: AbortSignal, cache: LruCache<BlockHeaders>): Promise<PartMeta | undefined> {
+export async function runMerge(req: MergeRequest, signal: AbortSignal, cache: LruCache<BlockHeaders>, pause?: () => Promise<void>): Promise<PartMeta | undefined> {
   const parts: DataPart[] = [];
   const tmp = join(req.partitionDir, 'tmp', req.outName);
   try {
     for (const name of req.inputs) parts.push(DataPart.open(req.partitionDir, name, cache));
-    const meta = await mergeParts(parts, tmp, { ...req, isDeleted: isDeletedIn(req.deleted), signal });
+    const meta = await mergeParts(parts, tmp, { ...req, isDeleted: isDeletedIn(req.deleted), signal, ...(pause ? { pause } : {}) });
     if (meta) moveIntoPlace(tmp, join(req.partitionDir, req.outName));
     return meta;
   } finally {

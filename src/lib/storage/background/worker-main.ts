@@ -23,12 +23,30 @@ if (port) {
   const headers = new LruCache<BlockHeaders>(16 * 2 ** 20);
   const indexBlocks = new LruCache<string[]>(4 * 2 ** 20);
   const running = new Map<number, AbortController>();
+  // Flushes have priority: a merge waits at its next yield point while any flush runs, because
+  // the write path is held back (backpressure) when flushes fall behind, merges are not urgent.
+  let flushes = 0;
+  let flushesDone: { promise: Promise<void>; resolve: () => void } | undefined;
+  const pause = async (): Promise<void> => {
+    while (flushes > 0) await (flushesDone ??= Promise.withResolvers<void>()).promise;
+  };
+  const flush = async (req: FlushRequest, signal: AbortSignal): Promise<unknown> => {
+    flushes++;
+    try {
+      return await runFlush(req, signal);
+    } finally {
+      if (--flushes === 0 && flushesDone) {
+        flushesDone.resolve();
+        flushesDone = undefined;
+      }
+    }
+  };
   const run = (msg: Exclude<WorkerMessage, { type: 'abort' }>, signal: AbortSignal): Promise<unknown> => {
     switch (msg.type) {
       case 'flush':
-        return runFlush(msg.req, signal);
+        return flush(msg.req, signal);
       case 'merge':
-        return runMerge(msg.req, signal, headers);
+        return runMerge(msg.req, signal, headers, pause);
       case 'indexFlush':
         return runIndexFlush(msg.req);
       case 'indexMerge':

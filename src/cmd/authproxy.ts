@@ -3,13 +3,15 @@
 // A proxy allocates a socket read buffer for every chunk it relays but few JS objects, so with
 // V8's default young generation (tens of MiB) those buffers outlive many requests and their
 // external memory keeps triggering full mark-compact collections. A 2 MiB semi-space scavenges
-// them within a few requests instead; on 1 MiB responses this more than halves the CPU per request.
-// The process re-executes itself once with the flag (same PID, so signals and supervisors are
-// unaffected) unless the flag was given explicitly (docs/DECISIONS.md, "Auth proxy").
+// them within a few requests instead. GC helper threads only compete with the main thread when the
+// proxy is pinned to one core, so collection runs on the main thread. Together this about halves
+// the CPU per 1 MiB response. The process re-executes itself once with these flags (same PID, so
+// signals and supervisors are unaffected) unless a semi-space size was given explicitly
+// (docs/DECISIONS.md, "Auth proxy").
 const SEMI_SPACE = '--max-semi-space-size';
 const tuned = process.execArgv.some((a) => a.startsWith(SEMI_SPACE)) || (process.env.NODE_OPTIONS ?? '').includes(SEMI_SPACE);
 if (!tuned && typeof process.execve === 'function' && process.env.STRATA_AUTHPROXY_NO_REEXEC !== '1') {
-  process.execve(process.execPath, [process.execPath, `${SEMI_SPACE}=2`, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  process.execve(process.execPath, [process.execPath, `${SEMI_SPACE}=2`, '--single-threaded-gc', ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
 
 const { authProxyFlagsFromFlags, initAuthProxy } = await import('../app/authproxy/index.ts');

@@ -75,7 +75,10 @@ export class AuthProxy {
     await this.#pools.close();
   }
 
-  /** handle serves one proxied request (the fastify catch-all route). Never throws. */
+  /**
+   * handle serves one proxied request (the fastify catch-all route). Client, config and backend
+   * problems are answered here; only a bug before the response started reaches fastify's error handler.
+   */
   handle = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const state = this.#state;
     if (state === undefined) return this.#reject(reply, 'ERR_AUTHPROXY_NO_CONFIG');

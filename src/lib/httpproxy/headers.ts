@@ -29,8 +29,12 @@ export function extraHeaders(pairs: readonly HeaderPair[]): ExtraHeaders {
   return pairs.length === 0 ? NO_EXTRA_HEADERS : { pairs, lowerNames: new Set(pairs.map((p) => p.name.toLowerCase())) };
 }
 
+const NO_TOKENS: string[] = [];
+
 /** connectionTokens lists the header names named by a Connection header (also hop-by-hop). */
 function connectionTokens(value: string): string[] {
+  // The usual values name no other header; skip the split on every response.
+  if (value === 'keep-alive' || value === 'close' || value === 'Keep-Alive' || value === 'Close') return NO_TOKENS;
   return value.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '');
 }
 

@@ -59,7 +59,7 @@ export function upstreamRequestHeaders(raw: readonly string[], clientIp: string,
     }
     out.push(name, value);
   }
-  if (dropped !== undefined) removeNamed(out, new Set(dropped));
+  if (dropped !== undefined && dropped.length > 0) removeNamed(out, new Set(dropped));
   for (const p of extra.pairs) out.push(p.name, p.value);
   out.push('x-forwarded-for', forwardedFor === '' ? clientIp : `${forwardedFor}, ${clientIp}`);
   return out;

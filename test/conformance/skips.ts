@@ -44,7 +44,6 @@ export const SKIP_RULES: readonly SkipRule[] = [
   { reason: NATIVE_HISTOGRAM, applies: (cmd, ctx) => readsHistograms(cmd.query, ctx.histogramSeries) },
   { reason: `${NATIVE_HISTOGRAM}: histogram trim operators </ and >/`, applies: (cmd) => /[<>]\//.test(cmd.query) },
   { reason: 'start timestamps (`metric@st` series) are not supported by the storage contract', applies: (_cmd, ctx) => ctx.startTimestamps },
-  { reason: 'experimental `anchored`/`smoothed` range modifiers: not chosen', applies: (cmd) => /\b(anchored|smoothed)\b/.test(cmd.query) },
   { reason: 'experimental info() function: not chosen (optional in the issue)', applies: (cmd) => /\binfo\s*\(/.test(cmd.query) },
 ];
 

@@ -94,9 +94,15 @@ export interface VectorSelector {
   readonly matcherSets: readonly (readonly LabelMatcher[])[];
   readonly offset: DurationExpr | null;
   readonly at: AtModifier | null;
+  /**
+   * extended: Prometheus 3's experimental range modifiers. `anchored` (range selectors) adds the
+   * sample at or before the window start; `smoothed` interpolates values at the window edges
+   * (and at the evaluation time for instant selectors). null when not written.
+   */
+  readonly extended: 'anchored' | 'smoothed' | null;
 }
 
-/** MatrixSelector: `selector[range]`; offset and @ live on the inner selector. */
+/** MatrixSelector: `selector[range]`; offset, @ and anchored/smoothed live on the inner selector. */
 export interface MatrixSelector {
   readonly type: 'MatrixSelector';
   readonly selector: VectorSelector;

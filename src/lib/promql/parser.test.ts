@@ -61,6 +61,9 @@ describe('parse', () => {
     f('(a + b)[5m:]', '(a + b)[5m:]');
     f('foo[5i]', 'foo[5i]');
     f('foo[1.5m]', 'foo[1m30s]');
+    f('foo[5m] anchored', 'foo[5m] anchored');
+    f('foo[5m] offset 1m smoothed', 'foo[5m] offset 1m smoothed');
+    f('foo @ 100 smoothed', 'foo @ 100 smoothed');
   });
 
   it('parses duration expressions', () => {
@@ -183,7 +186,9 @@ describe('parse errors', () => {
     f('foo{a=~"("}', 'invalid regular expression "(": missing closing ) in regexp "(" at 1:8');
     f('foo{a:b="c"}', 'unexpected "a:b" at 1:5, expected label name');
     f('(foo)[5m]', 'ranges only allowed for vector selectors at 1:6');
-    f('foo offset 5m [5m]', 'no offset or @ modifiers allowed before range at 1:15');
+    f('foo offset 5m [5m]', 'no offset, @ or smoothed modifiers allowed before range at 1:15');
+    f('foo anchored', 'anchored is only allowed on range selectors at 1:5');
+    f('foo[1m] anchored smoothed', 'smoothed may not be combined with anchored at 1:18');
     f('foo offset 1m offset 2m', 'offset may not be set multiple times at 1:15');
     f('1 offset 1m', 'offset modifier must be preceded by an instant vector selector or range vector selector or a subquery at 1:3');
   });
@@ -220,7 +225,7 @@ describe('parse AST shape', () => {
   it('keeps the selector name apart from the matchers', () => {
     f('foo{a="b"} offset 5m', {
       type: 'VectorSelector', name: 'foo', matcherSets: [[{ name: 'a', op: '=', value: 'b' }]],
-      offset: { type: 'DurationLiteral', value: 300, unit: 's' }, at: null,
+      offset: { type: 'DurationLiteral', value: 300, unit: 's' }, at: null, extended: null,
     });
   });
 

@@ -2,7 +2,7 @@
 
 import type {
   AggregateExpr, AtModifier, BinaryOp, Expr, FillValues, FunctionCall, Grouping, LabelMatcher, MatchCardinality,
-  VectorMatching, VectorSelector,
+  MatrixSelector, VectorMatching, VectorSelector,
 } from './ast.ts';
 import { ParseError } from './errors.ts';
 import { FUNCTIONS, isAggregation } from './functions.ts';
@@ -212,6 +212,8 @@ class Parser {
       } else if (ts.isPunct('@')) {
         ts.next();
         expr = withModifier(ts, t, expr, paren, { at: parseAt(ts) });
+      } else if ((ts.isWord('anchored') || ts.isWord('smoothed')) && !paren && (expr.type === 'VectorSelector' || expr.type === 'MatrixSelector')) {
+        expr = withExtension(ts, ts.next(), expr);
       } else {
         return expr;
       }
@@ -233,7 +235,7 @@ class Parser {
     if (expr.type !== 'VectorSelector' || paren) {
       throw ts.fail('ranges only allowed for vector selectors', open);
     }
-    if (expr.offset !== null || expr.at !== null) throw ts.fail('no offset or @ modifiers allowed before range', open);
+    if (expr.offset !== null || expr.at !== null || expr.extended !== null) throw ts.fail('no offset, @ or smoothed modifiers allowed before range', open);
     return { type: 'MatrixSelector', selector: expr, range };
   }
 
@@ -330,7 +332,7 @@ function finishSelector(ts: TokenStream, at: Token, name: string, matcherSets: L
       throw ts.fail('vector selector must contain at least one non-empty matcher', at);
     }
   }
-  return { type: 'VectorSelector', name, matcherSets, offset: null, at: null };
+  return { type: 'VectorSelector', name, matcherSets, offset: null, at: null, extended: null };
 }
 
 // extendSelector merges `tpl{extra}` where tpl is a selector template: every OR set of the
@@ -340,7 +342,7 @@ function extendSelector(ts: TokenStream, at: Token, base: VectorSelector, extra:
   const sets: LabelMatcher[][] = [];
   for (const a of base.matcherSets) for (const b of extra.matcherSets) sets.push([...a, ...b]);
   const sel = finishSelector(ts, at, base.name || extra.name, sets);
-  return { ...sel, offset: base.offset, at: base.at };
+  return { ...sel, offset: base.offset, at: base.at, extended: base.extended };
 }
 
 function parseAt(ts: TokenStream): AtModifier {
@@ -357,6 +359,15 @@ function parseAt(ts: TokenStream): AtModifier {
   if (!Number.isFinite(t.num)) throw ts.fail('timestamp out of bounds for @ modifier', t);
   ts.next();
   return { type: 'AtTime', seconds: sign * t.num };
+}
+
+function withExtension(ts: TokenStream, tok: Token, e: VectorSelector | MatrixSelector): Expr {
+  const ext = tok.text.toLowerCase() as 'anchored' | 'smoothed';
+  const sel = e.type === 'VectorSelector' ? e : e.selector;
+  if (sel.extended !== null) throw ts.fail(`${ext} may not be combined with ${sel.extended}`, tok);
+  if (ext === 'anchored' && e.type === 'VectorSelector') throw ts.fail('anchored is only allowed on range selectors', tok);
+  const extended = { ...sel, extended: ext };
+  return e.type === 'VectorSelector' ? extended : { ...e, selector: extended };
 }
 
 type Modifier = { offset: import('./ast.ts').DurationExpr } | { at: AtModifier };

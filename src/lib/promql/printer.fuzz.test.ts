@@ -59,8 +59,15 @@ const selector: fc.Arbitrary<VectorSelector> = fc
     if (matcherSets.length > 1 || name === '') {
       matcherSets = matcherSets.map((s) => (name === '' ? [...s, { name: 'job', op: '=' as const, value: 'x' }] : s.length > 0 ? s : [{ name: 'a', op: '=' as const, value: '' }]));
     }
-    return { type: 'VectorSelector' as const, name, matcherSets, offset, at };
+    return { type: 'VectorSelector' as const, name, matcherSets, offset, at, extended: null };
   });
+
+const rangeSelector = fc
+  .record({ selector, ext: fc.constantFrom(null, 'anchored' as const, 'smoothed' as const) })
+  .map(({ selector: s, ext }) => ({ ...s, extended: ext }));
+const instantSelector = fc
+  .record({ selector, smoothed: fc.boolean() })
+  .map(({ selector: s, smoothed }) => ({ ...s, extended: smoothed ? ('smoothed' as const) : null }));
 
 const scalarNumber: fc.Arbitrary<Expr> = fc.double().map((value) => ({ type: 'NumberLiteral' as const, value }));
 const str: fc.Arbitrary<Expr> = text.map((value) => ({ type: 'StringLiteral' as const, value }));
@@ -118,12 +125,12 @@ const { vector, scalar } = fc.letrec<{ vector: Expr; scalar: Expr; matrix: Expr 
     fc.record({ type: fc.constant('FunctionCall' as const), func: fc.constant(func), args: fc.tuple(...args), keepMetricNames: fc.boolean() });
   return {
     matrix: fc.oneof(
-      fc.record({ type: fc.constant('MatrixSelector' as const), selector, range: duration }),
+      fc.record({ type: fc.constant('MatrixSelector' as const), selector: rangeSelector, range: duration }),
       fc.record({ type: fc.constant('SubqueryExpr' as const), expr: vec, range: duration, step: fc.option(duration), offset: fc.option(duration), at: fc.option(atModifier) }),
     ),
     vector: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      selector,
+      instantSelector,
       fc.record({ type: fc.constant('UnaryExpr' as const), op: fc.constantFrom('-' as const, '+' as const), expr: vec }),
       binary(vec, vec, [...ARITH, ...COMPARE, ...SETOPS], true, false),
       binary(vec, sca, [...ARITH, ...COMPARE], false, false),

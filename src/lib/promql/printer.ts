@@ -18,7 +18,7 @@ export function print(e: Expr): string {
     case 'StringLiteral': return quoteString(e.value);
     case 'VectorSelector': return printSelector(e, true);
     case 'MatrixSelector':
-      return `${printSelector(e.selector, false)}[${printDuration(e.range)}]${printModifiers(e.selector.offset, e.selector.at)}`;
+      return `${printSelector(e.selector, false)}[${printDuration(e.range)}]${printModifiers(e.selector.offset, e.selector.at)}${printExtended(e.selector)}`;
     case 'SubqueryExpr': {
       const inner = strength(e.expr) === ATOM ? print(e.expr) : `(${print(e.expr)})`;
       const step = e.step === null ? '' : printDuration(e.step);
@@ -97,8 +97,10 @@ function printSelector(s: VectorSelector, withModifiers: boolean): string {
   if (s.name !== '' && !bareName) body = body === '' ? quoteString(s.name) : `${quoteString(s.name)}, ${body}`;
   const braces = body !== '' || !hasMatchers && !bareName ? `{${body}}` : '';
   const head = bareName ? s.name : '';
-  return `${head}${braces}${withModifiers ? printModifiers(s.offset, s.at) : ''}`;
+  return `${head}${braces}${withModifiers ? printModifiers(s.offset, s.at) + printExtended(s) : ''}`;
 }
+
+const printExtended = (s: VectorSelector): string => (s.extended === null ? '' : ` ${s.extended}`);
 
 function printModifiers(offset: DurationExpr | null, at: AtModifier | null): string {
   let s = '';

@@ -9,6 +9,7 @@ import { QueryError } from './errors.ts';
 import { fetchRaw, withoutStale } from './fetch.ts';
 import type { QueryState } from './query-state.ts';
 import { evalRollupCall } from './rollup-eval.ts';
+import { interpolate } from './rollup-functions-prometheus.ts';
 import { evalSubqueryRaw } from './rollup-source.ts';
 import { evalVectorSelector, shiftedGrid } from './selector.ts';
 import { TRANSFORM_FUNCTIONS } from './transform-functions.ts';
@@ -42,8 +43,48 @@ async function matrixAt(e: MatrixSelector, grid: Grid, st: QueryState): Promise<
   const rangeMs = st.durationMs(e.range);
   const off = sel.offset === null ? 0 : st.durationMs(sel.offset);
   const end = shiftedGrid(grid, off, sel.at, st).start;
+  if (sel.extended !== null) {
+    const lb = st.opts.lookbackDeltaMs;
+    const raw = await fetchRaw(sel, end - rangeMs - lb + 1, end + (sel.extended === 'smoothed' ? lb : 0), st);
+    return raw.map((r) => extendRange(withoutStale(r), end - rangeMs, end, sel.extended === 'smoothed')).filter((r) => r.timestamps.length > 0);
+  }
   const raw = await fetchRaw(sel, end - rangeMs + 1, end, st);
   return raw.map(withoutStale).filter((r) => r.timestamps.length > 0);
+}
+
+/**
+ * extendRange: an anchored (smoothed) range as samples — the value at the range start from the
+ * sample at or before it (interpolated), the samples inside, the value at the range end.
+ */
+function extendRange(r: RawSeries, start: number, end: number, smoothed: boolean): RawSeries {
+  const ts = r.timestamps;
+  const vs = r.values;
+  const empty = { ...r, timestamps: new Float64Array(0), values: new Float64Array(0) };
+  if (ts.length === 0) return empty;
+  let first = 0;
+  while (first < ts.length - 1 && !(ts[first]! > start)) first++;
+  first = Math.max(0, first - 1);
+  let last = ts.length - 1;
+  if (smoothed) {
+    let k = 0;
+    while (k < last && !(ts[k]! >= end)) k++;
+    last = k;
+  }
+  if (ts[last]! <= start) return empty;
+  const left = smoothed && ts[first]! < start ? interpolate(ts[first]!, vs[first]!, ts[first + 1]!, vs[first + 1]!, start, false) : vs[first]!;
+  const right = smoothed && last > 0 && ts[last]! > end ? interpolate(ts[last - 1]!, vs[last - 1]!, ts[last]!, vs[last]!, end, false) : vs[last]!;
+  if (ts[first]! <= start) first++;
+  if (ts[last]! >= end) last--;
+  const inner = Math.max(0, last - first + 1);
+  const outTs = new Float64Array(inner + 2);
+  const outVs = new Float64Array(inner + 2);
+  outTs[0] = start;
+  outVs[0] = left;
+  outTs.set(ts.subarray(first, first + inner), 1);
+  outVs.set(vs.subarray(first, first + inner), 1);
+  outTs[inner + 1] = end;
+  outVs[inner + 1] = right;
+  return { ...r, timestamps: outTs, values: outVs };
 }
 
 // subqueryAt: a bare subquery in an instant query returns its inner evaluation points.

@@ -36,6 +36,10 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
     if (sink !== undefined && v.type === 'vector') v.series.forEach(sink);
     return sink === undefined ? v : { type: 'vector', series: [] };
   }
+  if (src.extended !== null && !(fn.extended?.[src.extended] ?? false)) {
+    const allowed = [...ROLLUP_FUNCTIONS].filter(([, f]) => f.extended?.[src.extended!]).map(([n]) => n).sort();
+    throw new QueryError(`${src.extended} modifier can only be used with: ${allowed.join(', ')} - not with ${call.func}`);
+  }
   const variants = pickVariants(fn, strParams, call.func);
   const out: Series[] = [];
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
@@ -80,8 +84,13 @@ function runWindows(
     ts, vs: r.values, lo: 0, hi: 0, start: 0, end: 0, rangeMs, evalTime: 0,
     params: new Array<number>(nParams).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
   };
-  const compute = fn.compute;
-  const minSamples = fn.minSamples;
+  const ext = src.extended === null ? undefined : fn.extended;
+  const smoothed = src.extended === 'smoothed';
+  const compute = ext === undefined ? fn.compute : (win: RollupWindow) => ext.compute(win, smoothed);
+  const minSamples = ext === undefined ? fn.minSamples : 1;
+  // Anchored and smoothed windows reach one lookback before the range (and after, smoothed).
+  const before = ext === undefined ? 0 : src.lookbackMs;
+  const after = smoothed ? src.lookbackMs : 0;
   const wStart = src.windows.start;
   const wStep = src.fixed ? 0 : src.windows.step;
   const gStart = grid.start;
@@ -92,8 +101,8 @@ function runWindows(
   for (let i = 0; i < n; i++) {
     const end = wStart + i * wStep;
     const start = end - rangeMs;
-    while (hi < len && ts[hi]! <= end) hi++;
-    while (lo < hi && ts[lo]! <= start) lo++;
+    while (hi < len && ts[hi]! <= end + after) hi++;
+    while (lo < hi && ts[lo]! <= start - before) lo++;
     if (hi - lo < minSamples) continue;
     w.lo = lo;
     w.hi = hi;

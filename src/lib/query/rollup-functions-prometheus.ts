@@ -30,6 +30,63 @@ function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean):
   return result * factor;
 }
 
+/** interpolate is the value at t on the line through (t1, y1) and (t2, y2); a counter restarts at 0. */
+export function interpolate(t1: number, y1: number, t2: number, y2: number, t: number, isCounter: boolean): number {
+  const a = isCounter && y2 < y1 ? 0 : y1;
+  return a + ((y2 - a) * (t - t1)) / (t2 - t1);
+}
+
+// firstAtOrBefore: the last sample at or before t among [lo, hi-1), or lo (Prometheus' rule).
+function firstAtOrBefore(ts: Float64Array, lo: number, hi: number, t: number): number {
+  let k = lo;
+  while (k < hi - 1 && !(ts[k]! > t)) k++;
+  return Math.max(lo, k - 1);
+}
+
+// extendedRate implements rate/increase/delta for anchored and smoothed ranges: the change
+// between the values at the range edges (the sample at or before the start, or interpolated).
+function extendedRate(w: RollupWindow, smoothed: boolean, isCounter: boolean, isRate: boolean): number | undefined {
+  const { ts, vs, lo, hi, start, end } = w;
+  let first = firstAtOrBefore(ts, lo, hi, start);
+  let last = hi - 1;
+  if (smoothed) {
+    let k = lo;
+    while (k < hi - 1 && !(ts[k]! >= end)) k++;
+    last = k;
+  }
+  // No value when every sample lies before the range, or (smoothed) after it.
+  if (ts[last]! <= start || ts[first]! > end) return undefined;
+  const left = smoothed && ts[first]! < start ? interpolate(ts[first]!, vs[first]!, ts[first + 1]!, vs[first + 1]!, start, isCounter) : vs[first]!;
+  const right = smoothed && last > lo && ts[last]! > end ? interpolate(ts[last - 1]!, vs[last - 1]!, ts[last]!, vs[last]!, end, isCounter) : vs[last]!;
+  let result = right - left;
+  if (isCounter) {
+    if (ts[first]! <= start) first++;
+    if (ts[last]! >= end) last--;
+    let prev = left;
+    for (let i = first; i <= last; i++) {
+      if (vs[i]! < prev) result += prev;
+      prev = vs[i]!;
+    }
+    if (right < prev) result += prev;
+  }
+  return isRate ? result / (w.rangeMs / 1000) : result;
+}
+
+// anchoredCount counts changes or resets starting from the last sample at or before the range start.
+function anchoredCount(w: RollupWindow, counts: (prev: number, cur: number) => boolean): number | undefined {
+  if (w.ts[w.hi - 1]! <= w.start) return undefined;
+  let n = 0;
+  for (let i = firstAtOrBefore(w.ts, w.lo, w.hi, w.start) + 1; i < w.hi; i++) if (counts(w.vs[i - 1]!, w.vs[i]!)) n++;
+  return n;
+}
+
+const changed = (a: number, b: number): boolean => a !== b && !(a !== a && b !== b);
+const reset = (a: number, b: number): boolean => b < a;
+
+const rateLike = (isCounter: boolean, isRate: boolean): RollupFunction['extended'] => ({
+  anchored: true, smoothed: true, compute: (w, smoothed) => extendedRate(w, smoothed, isCounter, isRate),
+});
+
 // instantValue implements irate/idelta from the last two samples.
 function instantValue(w: RollupWindow, isRate: boolean): number | undefined {
   const a = w.hi - 2;
@@ -79,9 +136,9 @@ function sliceValues(w: RollupWindow): Float64Array {
 
 /** PROMETHEUS_ROLLUPS: the range-vector functions of the Prometheus 3 function list. */
 export const PROMETHEUS_ROLLUPS: Readonly<Record<string, RollupFunction>> = {
-  rate: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, true) },
-  increase: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, false) },
-  delta: { minSamples: 2, compute: (w) => extrapolatedRate(w, false, false) },
+  rate: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, true), extended: rateLike(true, true) },
+  increase: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, false), extended: rateLike(true, false) },
+  delta: { minSamples: 2, compute: (w) => extrapolatedRate(w, false, false), extended: rateLike(false, false) },
   irate: { minSamples: 2, compute: (w) => instantValue(w, true) },
   idelta: { minSamples: 2, compute: (w) => instantValue(w, false) },
   avg_over_time: { minSamples: 1, compute: (w) => mean(w.vs, w.lo, w.hi) },
@@ -122,21 +179,19 @@ export const PROMETHEUS_ROLLUPS: Readonly<Record<string, RollupFunction>> = {
     minSamples: 1,
     compute: (w) => {
       let n = 0;
-      for (let i = w.lo + 1; i < w.hi; i++) {
-        const a = w.vs[i - 1]!;
-        const b = w.vs[i]!;
-        if (a !== b && !(a !== a && b !== b)) n++;
-      }
+      for (let i = w.lo + 1; i < w.hi; i++) if (changed(w.vs[i - 1]!, w.vs[i]!)) n++;
       return n;
     },
+    extended: { anchored: true, smoothed: false, compute: (w) => anchoredCount(w, changed) },
   },
   resets: {
     minSamples: 1,
     compute: (w) => {
       let n = 0;
-      for (let i = w.lo + 1; i < w.hi; i++) if (w.vs[i]! < w.vs[i - 1]!) n++;
+      for (let i = w.lo + 1; i < w.hi; i++) if (reset(w.vs[i - 1]!, w.vs[i]!)) n++;
       return n;
     },
+    extended: { anchored: true, smoothed: false, compute: (w) => anchoredCount(w, reset) },
   },
   deriv: { minSamples: 2, compute: (w) => linearRegression(w.ts, w.vs, w.lo, w.hi, w.ts[w.lo]!)[0] },
   predict_linear: {

@@ -11,9 +11,9 @@ const sd = Math.sqrt(7.76);
 const CASES: Record<string, [query: string, want: Record<string, number>][]> = {
   // Extrapolation: the first sample is 60s after the window start (< 1.1 × the 60s gap), so the
   // change is extrapolated by 60s: 40 × 300/240 = 50.
-  rate: [['rate(counter{job="a"}[5m])', { [A]: 50 / 300 }], ['rate(counter{job="b"}[5m])', { '{job="b"}': 50 / 300 }]],
+  rate: [['rate(counter{job="a"}[5m])', { [A]: 50 / 300 }], ['rate(counter{job="b"}[5m])', { '{job="b"}': 50 / 300 }], ['rate(counter{job="a"}[5m] anchored)', { [A]: 50 / 300 }]],
   increase: [['increase(counter{job="a"}[5m])', { [A]: 50 }], ['increase(counter{job="b"}[10m])', { '{job="b"}': (85 * 600) / 540 }]],
-  delta: [[`delta(${G})`, { [A]: 1.25 }]],
+  delta: [[`delta(${G})`, { [A]: 1.25 }], [`delta(${G} anchored)`, { [A]: 3 }]],
   irate: [['irate(counter{job="a"}[5m])', { [A]: 10 / 60 }]],
   idelta: [[`idelta(${G})`, { [A]: -1 }]],
   avg_over_time: [[`avg_over_time(${G})`, { [A]: 4.8 }]],
@@ -33,8 +33,9 @@ const CASES: Record<string, [query: string, want: Record<string, number>][]> = {
   mad_over_time: [[`mad_over_time(${G})`, { [A]: 2 }]],
   present_over_time: [[`present_over_time(${G})`, { [A]: 1 }]],
   absent_over_time: [[`absent_over_time(${G})`, {}], ['absent_over_time(nope{job="x"}[5m])', { '{job="x"}': 1 }]],
-  changes: [[`changes(${G})`, { [A]: 4 }]],
-  resets: [[`resets(${G})`, { [A]: 2 }]],
+  // Anchored windows start at the sample at or before the range start (4 at 5m).
+  changes: [[`changes(${G})`, { [A]: 4 }], [`changes(${G} anchored)`, { [A]: 5 }]],
+  resets: [[`resets(${G})`, { [A]: 2 }], [`resets(${G} anchored)`, { [A]: 2 }]],
   // Least squares over (0,6) (60,1) (120,2) (180,8) (240,7): slope 540/36000.
   deriv: [[`deriv(${G})`, { [A]: 0.015 }]],
   predict_linear: [[`predict_linear(${G}, 60)`, { [A]: 7.5 }]],
@@ -84,6 +85,20 @@ const CASES: Record<string, [query: string, want: Record<string, number>][]> = {
   duration_over_time: [[`duration_over_time(${G}, 120)`, { [A]: 240 }], [`duration_over_time(${G}, 30)`, { [A]: 0 }]],
   default_rollup: [[`default_rollup(${G})`, { [`gauge${A}`]: 7 }]],
 };
+
+describe('anchored and smoothed ranges', () => {
+  it('take the edge values from the samples around the range', async () => {
+    // anchored: 100 at 10m minus 50 at 5m; smoothed at 9m30s: 95 (between 90 and 100) minus 45.
+    expectValues(await at('increase(counter{job="a"}[5m] anchored)'), { [A]: 50 }, 'anchored');
+    expectValues(await at('increase(counter{job="a"}[5m] smoothed)', 570_000), { [A]: 50 }, 'smoothed');
+    expectValues(await at('gauge{job="a"} smoothed', 570_000), { [`gauge${A}`]: 7.5 }, 'smoothed selector');
+  });
+
+  it('are rejected by functions they do not apply to', async () => {
+    await expect(at(`max_over_time(${G} anchored)`)).rejects.toThrow('anchored modifier can only be used with: changes, delta, increase, rate, resets - not with max_over_time');
+    await expect(at(`changes(${G} smoothed)`)).rejects.toThrow('smoothed modifier can only be used with: delta, increase, rate');
+  });
+});
 
 describe('ROLLUP_FUNCTIONS', () => {
   it('has at least one test case for every registry entry (and no stray cases)', () => {

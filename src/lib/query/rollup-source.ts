@@ -23,6 +23,9 @@ export interface RollupSource {
   readonly perSeriesRange?: Float64Array;
   /** selector: the selector behind the data (absent_over_time labels), null for subqueries. */
   readonly selector: VectorSelector | null;
+  /** extended: anchored/smoothed ranges also hold samples one lookback around the range. */
+  readonly extended: 'anchored' | 'smoothed' | null;
+  readonly lookbackMs: number;
 }
 
 function positiveRange(ms: number, what: string): number {
@@ -35,8 +38,11 @@ async function matrixSource(m: MatrixSelector, grid: Grid, st: QueryState): Prom
   const rangeMs = positiveRange(st.durationMs(m.range), 'range');
   const off = sel.offset === null ? 0 : st.durationMs(sel.offset);
   const windows = shiftedGrid(grid, off, sel.at, st);
-  const raw = windows.n === 0 ? [] : await fetchRaw(sel, windows.start - rangeMs + 1, gridEnd(windows), st);
-  return { series: raw.map(withoutStale), rangeMs, windows, fixed: sel.at !== null, selector: sel };
+  const lb = st.opts.lookbackDeltaMs;
+  const before = sel.extended === null ? 0 : lb;
+  const after = sel.extended === 'smoothed' ? lb : 0;
+  const raw = windows.n === 0 ? [] : await fetchRaw(sel, windows.start - rangeMs - before + 1, gridEnd(windows) + after, st);
+  return { series: raw.map(withoutStale), rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
 }
 
 /** checkSteps enforces -search.maxPointsPerTimeseries on an evaluation grid. */
@@ -100,7 +106,7 @@ async function subquerySource(e: SubqueryExpr, grid: Grid, st: QueryState): Prom
   const off = e.offset === null ? 0 : st.durationMs(e.offset);
   const windows = shiftedGrid(grid, off, e.at, st);
   const series = await evalSubqueryRaw(e, windows, rangeMs, st);
-  return { series, rangeMs, windows, fixed: e.at !== null, selector: null };
+  return { series, rangeMs, windows, fixed: e.at !== null, selector: null, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
 }
 
 // implicitSource: MetricsQL `rate(m)`. The window is max(step, 2 × the series' sample interval),
@@ -112,7 +118,7 @@ async function implicitSource(sel: VectorSelector, grid: Grid, st: QueryState): 
   const windows = shiftedGrid(grid, off, sel.at, st);
   const raw = windows.n === 0 ? [] : (await fetchRaw(sel, windows.start - cap + 1, gridEnd(windows), st)).map(withoutStale);
   const perSeriesRange = Float64Array.from(raw, (r) => Math.min(cap, Math.max(step, 2 * medianInterval(r.timestamps))));
-  return { series: raw, rangeMs: step, windows, fixed: sel.at !== null, perSeriesRange, selector: sel };
+  return { series: raw, rangeMs: step, windows, fixed: sel.at !== null, perSeriesRange, selector: sel, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
 }
 
 function medianInterval(ts: Float64Array): number {

@@ -35,6 +35,16 @@ export interface RollupWindow {
  */
 export interface RollupFunction {
   readonly minSamples: number;
+  /**
+   * extended: the function's behaviour under Prometheus 3's `anchored`/`smoothed` range
+   * modifiers. The window then also holds the samples up to one lookback before `start` (and
+   * after `end` when smoothed); `start`/`end` stay the range bounds.
+   */
+  readonly extended?: {
+    readonly anchored: boolean;
+    readonly smoothed: boolean;
+    readonly compute: (w: RollupWindow, smoothed: boolean) => number | undefined;
+  };
   readonly keepName?: boolean;
   readonly compute: (w: RollupWindow, variant: number) => number | undefined;
   readonly variants?: readonly string[];

@@ -3,7 +3,8 @@
 
 import type { AtModifier, VectorSelector } from '../promql/index.ts';
 import { isStaleNaN } from '../storageapi/index.ts';
-import { fetchRaw } from './fetch.ts';
+import { fetchRaw, withoutStale } from './fetch.ts';
+import { interpolate } from './rollup-functions-prometheus.ts';
 import type { QueryState } from './query-state.ts';
 import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
 
@@ -45,17 +46,47 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
   const g = shiftedGrid(grid, off, sel.at, st);
   if (g.n === 0) return [];
   const lb = st.opts.lookbackDeltaMs;
-  const raw = await fetchRaw(sel, g.start - lb + 1, gridEnd(g), st);
+  const smoothed = sel.extended === 'smoothed';
+  const raw = await fetchRaw(sel, g.start - lb + 1, gridEnd(g) + (smoothed ? lb : 0), st);
   const out: Series[] = [];
   const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
   for (const r of raw) {
     st.signal.throwIfAborted();
-    const s = lookback(r, g, lb, wantTimestamps, reuse);
+    const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, lb, wantTimestamps, reuse);
     if (s === null) continue;
     if (sink !== undefined) sink(broadcast(s, grid.n));
     else out.push(broadcast(s, grid.n));
   }
   return out;
+}
+
+/**
+ * smooth samples a series for Prometheus 3's `smoothed` modifier: the sample at t, else the
+ * interpolation between the samples around t, else the last one before t, all within one
+ * lookback on either side.
+ */
+export function smooth(r: RawSeries, g: Grid, lookbackMs: number): Series | null {
+  const ts = r.timestamps;
+  const vs = r.values;
+  const values = new Float64Array(g.n);
+  const present = new Uint8Array(g.n);
+  let lo = 0;
+  let hi = 0;
+  let any = false;
+  for (let i = 0; i < g.n; i++) {
+    const t = g.start + i * g.step;
+    while (hi < ts.length && ts[hi]! <= t + lookbackMs) hi++;
+    while (lo < hi && ts[lo]! <= t - lookbackMs) lo++;
+    let k = lo;
+    while (k < hi && ts[k]! < t) k++;
+    if (k < hi && ts[k] === t) values[i] = vs[k]!;
+    else if (k > lo && k < hi) values[i] = interpolate(ts[k - 1]!, vs[k - 1]!, ts[k]!, vs[k]!, t, false);
+    else if (k > lo) values[i] = vs[k - 1]!;
+    else continue;
+    present[i] = 1;
+    any = true;
+  }
+  return any ? { labels: r.labels, values, present, dropName: r.dropName } : null;
 }
 
 /** lookback samples one raw series on a grid (into `reuse` when given); null when no step has a value. */

@@ -31,6 +31,8 @@ try {
   component = await initAuthProxy({
     flags, server: rt.server, logger: rt.logger, ipFiltersAllowed: eulaAccepted(),
     pathPrefix: String(defaultFlagSet.lookup('http.pathPrefix')?.value ?? ''),
+    // Response buffers for slow clients are the proxy's only sizeable memory: give them a share.
+    bufferBudgetBytes: rt.memoryBudget.share('authproxy response buffers', 0.5),
   });
 } catch (err) {
   rt.logger.fatal({ err }, `cannot start authproxy with -auth.config="${flags.authConfig}"`);

@@ -5,6 +5,7 @@ import { readConfigText } from './config-source.ts';
 import { type AuthProxyFlags } from './flags.ts';
 import { AuthProxy } from './proxy.ts';
 import { ConfigReloader } from './reloader.ts';
+import { responseWindow } from './response-window.ts';
 import { authProxyRoutes } from './routes.ts';
 
 export { ConfigError } from './config-error.ts';
@@ -24,6 +25,12 @@ export interface InitOptions {
   readonly ipFiltersAllowed: boolean;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
+  /**
+   * bufferBudgetBytes is the memory response buffers of all concurrent requests may use together
+   * (a share of -memory.allowed*): each request may buffer budget / -maxConcurrentRequests bytes
+   * for a slow client, between 64 KiB and 1 MiB. Default: 1 MiB per request.
+   */
+  readonly bufferBudgetBytes?: number;
 }
 
 /** AuthProxyComponent is the running auth proxy: reload on SIGHUP, stop at shutdown. */
@@ -47,6 +54,7 @@ export async function initAuthProxy(o: InitOptions): Promise<AuthProxyComponent>
     maxQueueDurationMs: f.maxQueueDurationMs, maxRequestBodySizeToRetry: f.maxRequestBodySizeToRetry,
     maxIdleConnsPerBackend: f.maxIdleConnsPerBackend, failTimeoutMs: f.failTimeoutMs, responseTimeoutMs: f.responseTimeoutMs,
     loadBalancingPolicy: f.loadBalancingPolicy, logInvalidAuthTokens: f.logInvalidAuthTokens, pathPrefix: o.pathPrefix, logger, now,
+    responseWindowBytes: responseWindow(o.bufferBudgetBytes, f.maxConcurrentRequests),
   });
   const reloader = new ConfigReloader({
     read: () => readConfigText(f.authConfig),

@@ -24,6 +24,8 @@ export interface AuthProxyOptions {
   readonly responseTimeoutMs: number;
   readonly loadBalancingPolicy: BalancingPolicy;
   readonly logInvalidAuthTokens: boolean;
+  /** responseWindowBytes caps response bytes buffered per request for a slow client (see forward). */
+  readonly responseWindowBytes: number;
   /** pathPrefix (-http.pathPrefix) is removed from request paths before routing. */
   readonly pathPrefix: string;
   readonly logger: Logger;
@@ -214,7 +216,9 @@ export class AuthProxy {
         throw err;
       }
       t.inFlight++;
-      const result = await forward(t.pool, { path, method: raw.method ?? 'GET', headers: r.headers, body, timeoutMs: this.#o.responseTimeoutMs }, res);
+      const result = await forward(t.pool, {
+        path, method: raw.method ?? 'GET', headers: r.headers, body, timeoutMs: this.#o.responseTimeoutMs, windowBytes: this.#o.responseWindowBytes,
+      }, res);
       t.inFlight--;
       if (result.kind !== 'failed') return;
       lastError = result.error;

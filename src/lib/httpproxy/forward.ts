@@ -14,6 +14,8 @@ export interface ForwardRequest {
   readonly body: Buffer | Readable | null;
   /** timeoutMs bounds the wait for response headers and for each response body chunk (-responseTimeout). */
   readonly timeoutMs: number;
+  /** windowBytes caps response bytes buffered for a slow client before the backend is paused (default 1 MiB). */
+  readonly windowBytes?: number;
 }
 
 /**
@@ -39,10 +41,13 @@ type Resolve = (r: ForwardResult) => void;
 
 // Response chunks arriving in the same event-loop turn are written together (one writev), up to
 // FLUSH_BYTES: fewer, larger socket writes cost far less per byte than one per 32 KiB read, and a
-// chunk never waits longer than the current turn. The backend is paused while more than
-// WINDOW_BYTES wait in the client socket, so a slow client never makes the proxy buffer a body.
+// chunk never waits longer than the current turn. The backend is paused while more than the
+// request's windowBytes wait for the client socket, so a slow client never makes the proxy
+// buffer a body.
 const FLUSH_BYTES = 256 * 1024;
-const WINDOW_BYTES = 1024 * 1024;
+
+/** DEFAULT_WINDOW_BYTES is the response bytes buffered per request before the backend is paused. */
+export const DEFAULT_WINDOW_BYTES = 1024 * 1024;
 
 // One object per attempt implements undici's handler interface and streams the response into the
 // Node response with backpressure.
@@ -56,10 +61,12 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #pendingBytes = 0;
   #flushScheduled = false;
   #paused = false;
+  readonly #window: number;
 
-  constructor(res: ServerResponse, resolve: Resolve) {
+  constructor(res: ServerResponse, resolve: Resolve, windowBytes: number) {
     this.#res = res;
     this.#resolve = resolve;
+    this.#window = windowBytes;
   }
 
   /** clientGone aborts the upstream request (now, or as soon as it is dispatched). */
@@ -114,12 +121,12 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
-    if (this.#pendingBytes >= FLUSH_BYTES) this.#flush();
+    if (this.#pendingBytes >= FLUSH_BYTES || this.#pendingBytes >= this.#window) this.#flush();
     else if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(this.#flushSoon);
     }
-    if (!this.#paused && this.#res.writableLength + this.#pendingBytes > WINDOW_BYTES) {
+    if (!this.#paused && this.#res.writableLength + this.#pendingBytes > this.#window) {
       this.#paused = true;
       controller.pause();
       this.#res.once('drain', this.#onDrain);
@@ -162,7 +169,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
  */
 export function forward(dispatcher: Dispatcher, req: ForwardRequest, res: ServerResponse): Promise<ForwardResult> {
   return new Promise<ForwardResult>((resolve) => {
-    const handler = new ForwardHandler(res, resolve);
+    const handler = new ForwardHandler(res, resolve, req.windowBytes ?? DEFAULT_WINDOW_BYTES);
     res.once('close', handler.clientGone);
     try {
       dispatcher.dispatch({

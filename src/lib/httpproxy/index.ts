@@ -1,5 +1,5 @@
 export { BALANCING_POLICIES, Balancer, type Backend, type BalancingPolicy } from './balancer.ts';
-export { ClientGoneError, forward, type ForwardRequest, type ForwardResult } from './forward.ts';
+export { ClientGoneError, DEFAULT_WINDOW_BYTES, forward, type ForwardRequest, type ForwardResult } from './forward.ts';
 export {
   downstreamResponseHeaders, extraHeaders, NO_EXTRA_HEADERS, upstreamRequestHeaders, type ExtraHeaders, type HeaderPair,
 } from './headers.ts';

@@ -144,6 +144,7 @@ async function main(): Promise<void> {
   }
   await s.forceFlush();
   const ingestWall = performance.now() - wall0;
+  const rssAfterIngest = process.memoryUsage().rss;
   const m0 = performance.now();
   await s.forceMerge();
   const mergeMs = performance.now() - m0;
@@ -160,7 +161,7 @@ async function main(): Promise<void> {
   console.log(`ingest wall (+flush): ${fmt(rows / (ingestWall / 1000))} rows/s (${fmt(ingestWall)} ms)`);
   console.log(`forceMerge:          ${fmt(mergeMs)} ms`);
   console.log(`bytes/sample:        ${fmt((dataBytes + indexBytes) / rows)} (data ${fmt(dataBytes / rows)}, index ${fmt(indexBytes / rows)}); parts ${st.tiers.small.parts + st.tiers.big.parts}`);
-  console.log(`peak RSS:            ${fmt(peakRss / 2 ** 20)} MiB`);
+  console.log(`peak RSS:            ${fmt(peakRss / 2 ** 20)} MiB (after ingestion ${fmt(rssAfterIngest / 2 ** 20)} MiB)`);
   const mib = (n: number) => fmt(n / 2 ** 20);
   console.log(`peaks sampled every 100ms: heapUsed ${mib(peak.heapUsed)} heapTotal ${mib(peak.heapTotal)} external ${mib(peak.external)} arrayBuffers ${mib(peak.arrayBuffers)} rss ${mib(peak.rss)} MiB`);
 }

@@ -116,7 +116,7 @@ export class DataPart {
   }
 }
 
-const READ_AHEAD_BYTES = 1 << 20;
+const READ_AHEAD_BYTES = 256 * 1024;
 
 /** ReadAhead serves reads at growing offsets of one file from a buffer refilled in big chunks. */
 class ReadAhead {

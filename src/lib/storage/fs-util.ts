@@ -136,7 +136,7 @@ export class BufferedFile {
   /** size is the number of bytes appended so far (flushed or not). */
   size = 0;
 
-  constructor(path: string, bufferBytes = 1 << 20) {
+  constructor(path: string, bufferBytes = 256 * 1024) {
     this.path = path;
     this.#fd = openSync(path, 'wx');
     this.#buf = Buffer.allocUnsafe(bufferBytes);

@@ -63,7 +63,9 @@ export class WorkerRunner implements BackgroundRunner {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const w = new Worker(new URL('./worker-main.ts', import.meta.url));
+    // A small young generation keeps the worker's heap (and the process RSS) small; its work
+    // allocates mostly short-lived typed arrays and buffers.
+    const w = new Worker(new URL('./worker-main.ts', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     w.on('message', (r: WorkerReply) => {
       const p = this.#pending.get(r.id);
       if (!p) return;

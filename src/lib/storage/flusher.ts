@@ -67,6 +67,10 @@ export class Flusher {
     this.seal();
     if (!this.#draining && this.pending) this.#kick();
     while (this.#draining) await this.#draining;
+    // Nothing buffered or pending: segments before the current one hold nothing that is not in
+    // parts (for example the empty segment of the previous run).
+    const core = this.#core;
+    if (core.active.rows === 0 && core.index.mutableItems === 0 && !this.pending) core.wal.removeThrough(core.wal.currentSeq - 1);
   }
 
   /** idle resolves when no drain is running (it does not throw). */

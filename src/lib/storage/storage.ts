@@ -78,7 +78,8 @@ export class Storage implements Searcher, Deleter, Inserter {
   }
 
   #backgroundFlush(): void {
-    if (this.#core.active.rows === 0 && this.#core.index.mutableItems === 0 && !this.#flusher.pending) return;
+    const core = this.#core;
+    if (core.active.rows === 0 && core.index.mutableItems === 0 && !this.#flusher.pending && core.wal.sizeBytes === 0) return;
     this.#flusher.flush().then(
       () => {
         if (this.#opts.backgroundMerges && !this.#closing) this.#merger.kick();

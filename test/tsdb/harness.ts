@@ -2,9 +2,11 @@
 // temp data dir, learn its HTTP and receiver addresses from the log, stop it with SIGTERM or
 // SIGKILL, and make sure nothing outlives a test file (killAll in afterEach/afterAll).
 
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { startProcess, type StartedProcess } from '../e2e/process-harness.ts';
 
 export const TSDB_BINARY = 'src/cmd/tsdb.ts';
@@ -57,6 +59,78 @@ export function track(p: StartedProcess): StartedProcess {
   running.add(p);
   void p.exited.then(() => running.delete(p));
   return p;
+}
+
+/**
+ * startBinary runs an executable that is not a Strata script (Prometheus, vmagent) in cwd, with
+ * the StartedProcess interface, registered for killAll.
+ */
+export function startBinary(path: string, args: readonly string[], cwd: string): StartedProcess {
+  const child = spawn(path, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    out += d.toString();
+    waiters.forEach((w) => w());
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('error', (err) => {
+      out += `cannot run ${path}: ${err.message}\n`;
+      resolve(-1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+  void exited.then(() => waiters.forEach((w) => w()));
+  return track({
+    child,
+    output: () => out,
+    exited,
+    kill: (signal = 'SIGTERM') => void child.kill(signal),
+    waitForOutput(re, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const done = () => {
+          waiters.delete(check);
+          clearTimeout(timer);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`timed out waiting for ${re} in the output of ${path}:\n${out}`));
+        }, timeoutMs);
+        const check = () => {
+          const m = out.match(re);
+          if (m !== null) {
+            done();
+            resolve(m);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            done();
+            reject(new Error(`${path} exited (${child.exitCode ?? child.signalCode}) before ${re} appeared in its output:\n${out}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  });
+}
+
+/**
+ * requireBinary finds an executable on PATH (or /usr/bin) and throws, naming the Debian package
+ * that ships it, when it is missing: interop tests must fail, not skip, where CI installs it.
+ */
+export function requireBinary(name: string, debianPackage: string): string {
+  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin']) {
+    if (dir === '') continue;
+    const path = join(dir, name);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // not in this directory
+    }
+  }
+  throw new Error(`cannot find the "${name}" binary on PATH: install the Debian package "${debianPackage}" (apt-get install ${debianPackage}; .ci/run does this in CI)`);
 }
 
 const tempDirs: string[] = [];

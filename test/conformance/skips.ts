@@ -44,7 +44,6 @@ export const SKIP_RULES: readonly SkipRule[] = [
   { reason: NATIVE_HISTOGRAM, applies: (cmd, ctx) => readsHistograms(cmd.query, ctx.histogramSeries) },
   { reason: `${NATIVE_HISTOGRAM}: histogram trim operators </ and >/`, applies: (cmd) => /[<>]\//.test(cmd.query) },
   { reason: 'start timestamps (`metric@st` series) are not supported by the storage contract', applies: (_cmd, ctx) => ctx.startTimestamps },
-  { reason: 'experimental info() function: not chosen (optional in the issue)', applies: (cmd) => /\binfo\s*\(/.test(cmd.query) },
 ];
 
 /** skipReason returns why an eval is skipped, or null when it runs. */

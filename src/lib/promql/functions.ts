@@ -32,7 +32,7 @@ const SPECS: Readonly<Record<string, string>> = {
   first_over_time: 'r:v', histogram_avg: 'v:v', histogram_count: 'v:v', histogram_fraction: 's,s,v:v',
   histogram_quantile: 's,v:v', histogram_quantiles: 'v,str,s*:v', histogram_stddev: 'v:v',
   histogram_stdvar: 'v:v', histogram_sum: 'v:v', double_exponential_smoothing: 'r,s,s:v',
-  holt_winters: 'r,s,s:v', hour: 'v?:v', idelta: 'r:v', increase: 'r:v', irate: 'r:v',
+  holt_winters: 'r,s,s:v', hour: 'v?:v', info: 'v,v?:v', idelta: 'r:v', increase: 'r:v', irate: 'r:v',
   label_join: 'v,str,str,str*:v', label_replace: 'v,str,str,str,str:v', last_over_time: 'r:v',
   ln: 'v:v', log10: 'v:v', log2: 'v:v', mad_over_time: 'r:v', max_over_time: 'r:v', min_over_time: 'r:v',
   minute: 'v?:v', month: 'v?:v', pi: ':s', predict_linear: 'r,s:v', present_over_time: 'r:v',

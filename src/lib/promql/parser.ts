@@ -239,15 +239,23 @@ class Parser {
     return { type: 'MatrixSelector', selector: expr, range };
   }
 
-  private parseArgs(): Expr[] {
+  private parseArgs(labelSelectorAt = -1): Expr[] {
     const ts = this.ts;
     ts.expectPunct('(');
     const args: Expr[] = [];
     while (!ts.acceptPunct(')')) {
-      args.push(this.parseExpr(0));
+      args.push(args.length === labelSelectorAt && ts.isPunct('{') ? this.parseLabelSelector() : this.parseExpr(0));
       if (!ts.isPunct(')')) ts.expectPunct(',', '"," or ")" in argument list');
     }
     return args;
+  }
+
+  // parseLabelSelector reads info()'s data-label selector: braces that, unlike a series
+  // selector, may hold only matchers accepting the empty value.
+  private parseLabelSelector(): VectorSelector {
+    const b = parseBraces(this.ts, (n) => this.scope.filterMatchers(n));
+    if (b.matcherSets.length !== 1) throw this.ts.fail('info() takes a single label matcher set');
+    return { type: 'VectorSelector', name: b.name, matcherSets: b.matcherSets, offset: null, at: null, extended: null };
   }
 
   private parseGrouping(): Grouping | null {
@@ -282,7 +290,7 @@ class Parser {
     const func = nameTok.text.toLowerCase();
     const sig = FUNCTIONS.get(func);
     if (sig === undefined) throw ts.fail(`unknown function with name ${JSON.stringify(nameTok.text)}`, nameTok);
-    const args = this.parseArgs();
+    const args = this.parseArgs(func === 'info' ? 1 : -1);
     checkArgs(ts, nameTok, sig, args, 'function');
     const keepMetricNames = ts.acceptWord('keep_metric_names');
     return { type: 'FunctionCall', func, args, keepMetricNames };

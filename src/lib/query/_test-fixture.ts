@@ -18,6 +18,7 @@ function labels(name: string, rest: Record<string, string>): Labels {
  * gauge{job=a} 1 3 2 5 4 4 6 1 2 8 7 | gauge{job=b} 10… | gauge{job=c} 4…
  * counter{job=a} 0 10 … 100 | counter{job=b} 0 10 20 5 15 … 75 (reset at 3m)
  * lat_bucket{le=0.1|0.5|1|+Inf} 1 4 9 10 (constant) | info{n="12", text="Hello"} 1
+ * target_info{job="a", version="1.2"} 1
  * stale_gauge 1 2 then a staleness marker at 2m (null stands for the marker: V8 canonicalises
  * NaN payloads kept in plain arrays, so the marker is only added at load time).
  */
@@ -31,6 +32,7 @@ export const FIXTURE_SERIES: readonly { labels: Labels; values: (number | null)[
   { labels: labels('info', { n: '12', text: 'Hello' }), values: Array(11).fill(1) },
   { labels: labels('info', { n: '2', text: 'World' }), values: Array(11).fill(1) },
   { labels: labels('stale_gauge', {}), values: [1, 2, null] },
+  { labels: labels('target_info', { job: 'a', version: '1.2' }), values: Array(11).fill(1) },
 ];
 
 export function fixture(): MemorySearcher {

@@ -109,7 +109,8 @@ async function evalCall(e: FunctionCall, grid: Grid, st: QueryState): Promise<Va
   const fn = TRANSFORM_FUNCTIONS.get(e.func);
   if (fn === undefined) throw new QueryError(`function "${e.func}" has no implementation`);
   const args: Value[] = [];
-  for (const a of e.args) {
+  // info()'s second argument is a label selector read from the AST, not a series selector.
+  for (const a of e.func === 'info' ? e.args.slice(0, 1) : e.args) {
     // timestamp() of a selector reports the picked samples' own timestamps.
     if (e.func === 'timestamp' && a.type === 'VectorSelector') {
       args.push({ type: 'vector', series: await evalVectorSelector(a, grid, st, true) });
@@ -117,5 +118,5 @@ async function evalCall(e: FunctionCall, grid: Grid, st: QueryState): Promise<Va
       args.push(await st.evaluate(a, grid));
     }
   }
-  return fn({ args, node: e, grid, st });
+  return await fn({ args, node: e, grid, st });
 }

@@ -15,7 +15,7 @@ export interface TransformCall {
 }
 
 /** TransformFunction computes a function whose arguments are not range vectors. */
-export type TransformFunction = (c: TransformCall) => Value;
+export type TransformFunction = (c: TransformCall) => Value | Promise<Value>;
 
 export function vectorArg(c: TransformCall, i: number): Series[] {
   const v = c.args[i];

@@ -53,6 +53,7 @@ const CASES: Record<string, Case[]> = {
   scalar: [V('scalar(gauge{job="a"})', S(7)), V('scalar(gauge)', S(NaN))],
   timestamp: [V('timestamp(gauge{job="a"})', { '{job="a"}': 600 }), V('timestamp(stale_gauge)', {})],
   absent: [V('absent(nope{job="x"})', { '{job="x"}': 1 }), V('absent(gauge)', {})],
+  info: [V('info(gauge{job=~"a|b"})', { 'gauge{job="a",version="1.2"}': 7, 'gauge{job="b"}': 10 }), V('info(gauge, {version=~".+"})', { 'gauge{job="a",version="1.2"}': 7 })],
   sort: [O('sort(gauge)', ['gauge{job="c"}', 'gauge{job="a"}', 'gauge{job="b"}'])],
   sort_desc: [O('sort_desc(gauge)', ['gauge{job="b"}', 'gauge{job="a"}', 'gauge{job="c"}'])],
   sort_by_label: [O('sort_by_label(gauge, "job")', ['gauge{job="a"}', 'gauge{job="b"}', 'gauge{job="c"}'])],

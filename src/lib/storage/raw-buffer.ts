@@ -155,6 +155,31 @@ export class RawBuffer implements BufferSource {
     this.rows = i + 1;
   }
 
+  /** appendBatch appends n samples: sample i goes to slots[i]. Same as n append() calls, faster. */
+  appendBatch(slots: Int32Array, ts: Float64Array, vals: Float64Array, n: number): void {
+    while (this.rows + n > this.#m.ts.length) this.#growRows();
+    const m = this.#m;
+    const mts = m.ts;
+    const mvals = m.vals;
+    const next = m.next;
+    const head = m.slotHead;
+    const tail = m.slotTail;
+    const count = m.slotRows;
+    let r = this.rows;
+    for (let i = 0; i < n; i++, r++) {
+      const slot = slots[i]!;
+      mts[r] = ts[i]!;
+      mvals[r] = vals[i]!;
+      next[r] = -1;
+      const t = tail[slot]!;
+      if (t < 0) head[slot] = r;
+      else next[t] = r;
+      tail[slot] = r;
+      count[slot]!++;
+    }
+    this.rows = r;
+  }
+
   #growRows(): void {
     const m = this.#m;
     const cap = m.ts.length * 2;

@@ -142,8 +142,7 @@ export class WritePath {
     // seal() moved the arrays together: read them back at their sealed offsets.
     const tsv = rec.sealedTimestamps(n);
     const vals = rec.sealedValues(n);
-    const buf = core.active;
-    for (let i = 0; i < n; i++) buf.append(slots[i]!, tsv[i]!, vals[i]!);
+    core.active.appendBatch(slots, tsv, vals, n);
   }
 
   #rejectTimestamp(rej: Rejections, t: number, minTs: number, maxTs: number): void {

@@ -44,7 +44,7 @@ export const backupRestore = obj(
 /** backup is the schema of a backup section. */
 export const backup = obj(
   {
-    image: describe(image, { description: 'Image of the backup sidecar and the restore init container; the operator default (-image.backupmanager) where empty.' }),
+    image: describe(image, { description: 'Image of the backup sidecar and the restore init container; fields left empty keep the recorded image (status.resolvedImages.backup), or take the operator default (-image.backupmanager) when the sidecar is new.' }),
     destination: str({
       description:
         'Root backup folder (-dst): s3://bucket/path, gs://bucket/path, azblob://container/path or fs:///path. In a cluster each storage Pod writes under <destination>/<pod name>.',

@@ -13,11 +13,14 @@ export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 /** image is a container image override. */
 export const image = obj(
   {
-    repository: str({ description: 'Image repository; the operator default for the component when empty.', example: 'ghcr.io/strata/tsdb', maxLength: 512 }),
-    tag: str({ description: 'Image tag; the operator default for the component when empty.', example: '0.1.0', maxLength: 128 }),
+    repository: str({ description: 'Image repository; when empty, the repository the container runs now (status.resolvedImages), or the operator default for a new container.', example: 'ghcr.io/strata/tsdb', maxLength: 512 }),
+    tag: str({ description: 'Image tag; when empty, the tag the container runs now (status.resolvedImages), or the operator default for a new container.', example: '0.1.0', maxLength: 128 }),
     pullPolicy: oneOf(['Always', 'IfNotPresent', 'Never'] as const, { description: 'Image pull policy.', default: 'IfNotPresent' }),
   },
-  { description: 'Container image; fields left empty take the operator defaults (its -image.* flags).' },
+  {
+    description:
+      'Container image. Fields left empty keep the image recorded in status.resolvedImages; a new container takes the operator defaults (its -image.* flags), so operator upgrades do not change running images.',
+  },
 );
 /** Image is a defaulted image override. */
 export type Image = Static<typeof image>;

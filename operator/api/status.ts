@@ -1,5 +1,5 @@
 // Status shapes shared by the CRDs: conditions, per-component replica counts, the phase column.
-import { arr, int, obj, oneOf, str } from './schema.ts';
+import { arr, int, map, obj, oneOf, str } from './schema.ts';
 import type { Static } from './schema.ts';
 
 /** CONDITION_TYPES are the condition types every top-level resource reports. */
@@ -36,9 +36,22 @@ export const componentStatus = obj(
 );
 export type ComponentStatus = Static<typeof componentStatus>;
 
+/**
+ * resolvedImages records the image of every container the operator runs for a resource. Image
+ * fields the spec leaves empty are filled from here, not from the operator's current defaults,
+ * so an operator upgrade does not restart Pods (docs/operator.md, "Images and upgrades").
+ */
+export const resolvedImages = map(str({ description: 'Full image reference (repository:tag).', maxLength: 1024 }), {
+  description:
+    'Image of each container of the Pod templates, by container name, recorded by the operator. Image fields left empty in the spec are taken from here rather than from the operator defaults, so upgrading the operator keeps images. Remove an entry (or set spec image.tag) to move a container to the current operator default.',
+  example: { tsdb: 'strata/tsdb:0.1.0', backup: 'strata/backupmanager:0.1.0' },
+  maxProperties: 16,
+});
+
 /** baseStatus fields are in the status of every top-level resource. */
 export const baseStatus = {
   observedGeneration: int({ description: 'metadata.generation the status was computed for.', minimum: 0 }),
   phase: oneOf(PHASES, { description: 'Summary of the conditions.' }),
   conditions,
+  resolvedImages,
 };

@@ -1,12 +1,14 @@
 // AuthProxy controller: renders the selected AuthProxyUsers into the config Secret (rejected
 // users are left out and reported on their own status) and runs the proxy Deployment.
 import type { AuthProxy } from '../api/resources.ts';
+import { templateImages } from '../factory/common/images.ts';
 import { buildAuthProxy } from '../factory/authproxy/build.ts';
 import { BUILTIN, customType } from '../k8s/resources.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
 import { parseKeyString } from '../k8s/types.ts';
 import { workloadName } from '../names.ts';
 import { applyChildren, childKey } from '../reconcile/apply.ts';
+import { buildOptionsFor, recordImages } from '../reconcile/images.ts';
 import { pruneChildren } from '../reconcile/prune.ts';
 import { componentStatus, deploymentState, observedState } from '../reconcile/rollout.ts';
 import type { RolloutState } from '../reconcile/rollout.ts';
@@ -30,7 +32,8 @@ export const authProxyController: KindController = {
       dep = ctx.reader.get(BUILTIN.deployment, { namespace: key.namespace, name: workloadName('authproxy', key.name) });
       state = observedState(dep, 'the auth proxy Deployment');
     } else {
-      const desired = buildAuthProxy(proxy, ctx.options.build, pipeline.rendered.yaml);
+      const desired = buildAuthProxy(proxy, buildOptionsFor(ctx, proxy), pipeline.rendered.yaml);
+      await recordImages(ctx, proxy, templateImages(desired));
       const live = await applyChildren(ctx, proxy, desired);
       await pruneChildren(ctx, proxy, new Set(desired.map(childKey)));
       dep = [...live.values()].find((o) => o.kind === 'Deployment');

@@ -2,11 +2,13 @@
 // is applied only once every earlier role runs its current template on ready Pods; storage
 // Pods are replaced one at a time through the eviction API.
 import type { TSDBCluster } from '../api/resources.ts';
+import { templateImages } from '../factory/common/images.ts';
 import { buildTSDBCluster } from '../factory/tsdbcluster/build.ts';
 import type { ClusterRole, RoleObjects } from '../factory/tsdbcluster/build.ts';
 import { BUILTIN } from '../k8s/resources.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
 import { applyChildren, childKey } from '../reconcile/apply.ts';
+import { buildOptionsFor, recordImages } from '../reconcile/images.ts';
 import { pruneChildren } from '../reconcile/prune.ts';
 import { componentStatus, deploymentState, observedState, rollStatefulSet } from '../reconcile/rollout.ts';
 import type { RolloutState } from '../reconcile/rollout.ts';
@@ -38,6 +40,8 @@ async function rollRole(ctx: ReconcileContext, cr: TSDBCluster, role: RoleObject
 }
 
 async function rollAll(ctx: ReconcileContext, cr: TSDBCluster, roles: readonly RoleObjects[]): Promise<RoleResult[]> {
+  // Every role's image is recorded now, even for roles still waiting for an earlier one.
+  await recordImages(ctx, cr, templateImages(roles.map((r) => r.workload)));
   const results: RoleResult[] = [];
   for (const role of roles) {
     const gate = results.find((r) => !r.state.done);
@@ -54,7 +58,7 @@ export const tsdbClusterController: KindController = {
   async reconcile(ctx: ReconcileContext, key: ObjectKey): Promise<ReconcileResult> {
     const cr = loadResource<TSDBCluster>(ctx, 'TSDBCluster', key);
     if (cr === undefined) return {};
-    const roles = buildTSDBCluster(cr, ctx.options.build);
+    const roles = buildTSDBCluster(cr, buildOptionsFor(ctx, cr));
     const results = cr.spec.paused
       ? roles.map((r) => {
           const workload = cached(ctx, r);

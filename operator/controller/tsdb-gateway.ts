@@ -2,11 +2,13 @@
 // reports status. A missing key Secret/ConfigMap stops changes (the running Pods keep their
 // keys) and marks the gateway Degraded until the key appears.
 import type { TSDBGateway } from '../api/resources.ts';
+import { templateImages } from '../factory/common/images.ts';
 import { buildTSDBGateway } from '../factory/gateway/build.ts';
 import { BUILTIN, customType } from '../k8s/resources.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
 import { workloadName } from '../names.ts';
 import { applyChildren, childKey } from '../reconcile/apply.ts';
+import { buildOptionsFor, recordImages } from '../reconcile/images.ts';
 import { pruneChildren } from '../reconcile/prune.ts';
 import { componentStatus, deploymentState, observedState } from '../reconcile/rollout.ts';
 import type { RolloutState } from '../reconcile/rollout.ts';
@@ -53,7 +55,8 @@ export const tsdbGatewayController: KindController = {
     if (cr.spec.paused || !Array.isArray(keys)) {
       state = observedState(dep, 'the gateway Deployment');
     } else {
-      const desired = buildTSDBGateway(cr, ctx.options.build, { publicKeys: keys });
+      const desired = buildTSDBGateway(cr, buildOptionsFor(ctx, cr), { publicKeys: keys });
+      await recordImages(ctx, cr, templateImages(desired));
       const live = await applyChildren(ctx, cr, desired);
       await pruneChildren(ctx, cr, new Set(desired.map(childKey)));
       dep = [...live.values()].find((o) => o.kind === 'Deployment');

@@ -1,11 +1,13 @@
-// TSDBSingle controller: apply the children, prune leftovers, roll the Pod when its template
-// changes, and report status.
+// TSDBSingle controller: record the images, apply the children, prune leftovers, roll the Pod
+// when its template changes, and report status.
 import type { TSDBSingle } from '../api/resources.ts';
+import { templateImages } from '../factory/common/images.ts';
 import { buildTSDBSingle } from '../factory/tsdbsingle/build.ts';
 import { BUILTIN } from '../k8s/resources.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
 import { workloadName } from '../names.ts';
 import { applyChildren, childKey } from '../reconcile/apply.ts';
+import { buildOptionsFor, recordImages } from '../reconcile/images.ts';
 import { pruneChildren } from '../reconcile/prune.ts';
 import { componentStatus, observedState, rollStatefulSet } from '../reconcile/rollout.ts';
 import type { RolloutState } from '../reconcile/rollout.ts';
@@ -20,13 +22,14 @@ export const tsdbSingleController: KindController = {
   async reconcile(ctx: ReconcileContext, key: ObjectKey): Promise<ReconcileResult> {
     const cr = loadResource<TSDBSingle>(ctx, 'TSDBSingle', key);
     if (cr === undefined) return {};
-    const desired = buildTSDBSingle(cr, ctx.options.build);
+    const desired = buildTSDBSingle(cr, buildOptionsFor(ctx, cr));
     let sts: KubeObject | undefined;
     let rollout: RolloutState | undefined;
     if (cr.spec.paused) {
       sts = ctx.reader.get(BUILTIN.statefulSet, { namespace: key.namespace, name: workloadName('tsdb-single', key.name) });
       rollout = observedState(sts, 'the StatefulSet');
     } else {
+      await recordImages(ctx, cr, templateImages(desired));
       const live = await applyChildren(ctx, cr, desired);
       await pruneChildren(ctx, cr, new Set(desired.map(childKey)));
       sts = [...live.values()].find((o) => o.kind === 'StatefulSet');

@@ -11,6 +11,7 @@ import { renderAuthProxyConfig } from './authproxy/config.ts';
 import { resolveUnauthorized, resolveUser } from './authproxy/users.ts';
 import type { Lookups, Rejection, ResolvedUser } from './authproxy/users.ts';
 import { contentHash } from './common/hash.ts';
+import { templateImages } from './common/images.ts';
 import type { BuildOptions } from './common/options.ts';
 import { buildTSDBGateway } from './gateway/build.ts';
 import { buildTSDBCluster } from './tsdbcluster/build.ts';
@@ -52,17 +53,17 @@ function renderProxy(proxy: AuthProxy): string {
   return out.yaml;
 }
 
-function build(obj: KubeObject): KubeObject[] {
+function build(obj: KubeObject, opts: BuildOptions = OPTS): KubeObject[] {
   const cr = defaultedSpec(obj);
   switch (cr.kind) {
     case 'TSDBSingle':
-      return buildTSDBSingle(cr as TSDBSingle, OPTS);
+      return buildTSDBSingle(cr as TSDBSingle, opts);
     case 'TSDBCluster':
-      return buildTSDBCluster(cr as TSDBCluster, OPTS).flatMap((r) => [...r.others, r.workload]);
+      return buildTSDBCluster(cr as TSDBCluster, opts).flatMap((r) => [...r.others, r.workload]);
     case 'TSDBGateway':
-      return buildTSDBGateway(cr as TSDBGateway, OPTS, { publicKeys: ['-----BEGIN PUBLIC KEY-----\nA\n-----END PUBLIC KEY-----\n', 'B'] });
+      return buildTSDBGateway(cr as TSDBGateway, opts, { publicKeys: ['-----BEGIN PUBLIC KEY-----\nA\n-----END PUBLIC KEY-----\n', 'B'] });
     case 'AuthProxy':
-      return buildAuthProxy(cr as AuthProxy, OPTS, renderProxy(cr as AuthProxy));
+      return buildAuthProxy(cr as AuthProxy, opts, renderProxy(cr as AuthProxy));
     default:
       throw new Error(`no builder for ${cr.kind}`);
   }
@@ -99,5 +100,36 @@ describe('builders', () => {
       }
     }
     golden('pod-templates.golden.json', `${JSON.stringify(hashes, null, 2)}\n`);
+  });
+
+  it('rebuilds the same objects from the recorded images under an operator with other defaults', () => {
+    const newer: BuildOptions = { images: { tsdb: 'registry.new/strata/tsdb:9.9.9', gateway: 'registry.new/gw:9.9.9', authproxy: 'registry.new/ap:9.9.9', backupmanager: 'registry.new/bm:9.9.9' } };
+    for (const file of fixtures) {
+      const obj = load(readFileSync(join(DIR, file), 'utf8')) as KubeObject;
+      const before = build(obj);
+      const recorded = templateImages(before);
+      expect(JSON.stringify(build(obj, { ...newer, recordedImages: recorded })), file).toBe(JSON.stringify(before));
+      // Without a record the newer defaults do apply (the record is what keeps images).
+      expect(Object.values(templateImages(build(obj, newer))).filter((i) => i.startsWith('registry.new/')).length, file).toBeGreaterThan(0);
+    }
+  });
+
+  it('records one image per container name of each fixture', () => {
+    const f = (file: string, want: Record<string, string>) => expect(templateImages(build(load(readFileSync(join(DIR, file), 'utf8')) as KubeObject))).toEqual(want);
+    f('single-minimal.yaml', { tsdb: 'strata/tsdb:0.1.0' });
+    f('single-backup.yaml', { tsdb: 'strata/tsdb:0.2.0', backup: 'strata/backupmanager:0.1.0' });
+    f('cluster-minimal.yaml', { 'tsdb-storage': 'strata/tsdb:0.1.0', 'tsdb-select': 'strata/tsdb:0.1.0', 'tsdb-insert': 'strata/tsdb:0.1.0' });
+    f('gateway-urls.yaml', { gateway: 'strata/gateway:0.1.0' });
+    f('authproxy.yaml', { authproxy: 'strata/authproxy:0.1.0' });
+  });
+
+  it('merges spec image fields over the recorded image, not over the defaults', () => {
+    const single = (image: object | undefined) => ({ apiVersion: 'strata.dev/v1beta1', kind: 'TSDBSingle', metadata: { name: 'x', namespace: 'metrics' }, spec: image === undefined ? {} : { image } }) as KubeObject;
+    const opts: BuildOptions = { ...OPTS, recordedImages: { tsdb: 'mirror.local:5000/strata/tsdb:0.0.9' } };
+    const f = (image: object | undefined, want: string) => expect(templateImages(build(single(image), opts))['tsdb']).toBe(want);
+    f(undefined, 'mirror.local:5000/strata/tsdb:0.0.9');
+    f({ tag: '2.0.0' }, 'mirror.local:5000/strata/tsdb:2.0.0');
+    f({ repository: 'ghcr.io/strata/tsdb' }, 'ghcr.io/strata/tsdb:0.0.9');
+    f({ repository: 'ghcr.io/strata/tsdb', tag: '2.0.0' }, 'ghcr.io/strata/tsdb:2.0.0');
   });
 });

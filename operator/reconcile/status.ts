@@ -65,9 +65,12 @@ export function previousConditions(obj: KubeObject): Condition[] {
   return ((obj['status'] as { conditions?: Condition[] } | undefined)?.conditions ?? []).slice();
 }
 
-/** errorStatus builds the status written when a reconcile fails before it could compute one. */
+/**
+ * errorStatus builds the status written when a reconcile fails before it could compute one.
+ * status.resolvedImages is left out: it has its own field manager (reconcile/images.ts).
+ */
 export function errorStatus(obj: KubeObject, err: Error, now: number, progressDeadlineMs: number): Record<string, unknown> {
-  const prev = (obj['status'] as Record<string, unknown> | undefined) ?? {};
+  const { resolvedImages: _images, ...prev } = (obj['status'] as Record<string, unknown> | undefined) ?? {};
   const generation = obj.metadata.generation ?? 0;
   const { conditions, phase } = conditionsFor(previousConditions(obj), { paused: false, error: { reason: 'ReconcileError', message: err.message.slice(0, 4096) } }, generation, now, progressDeadlineMs);
   return { ...prev, observedGeneration: generation, conditions, phase };

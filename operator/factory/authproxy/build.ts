@@ -6,7 +6,7 @@ import type { KubeObject } from '../../k8s/types.ts';
 import { auxName, workloadName } from '../../names.ts';
 import { command, PORTS } from '../common/binaries.ts';
 import { podDisruptionBudget, service, serviceAccount } from '../common/objects.ts';
-import { renderArgs } from '../common/options.ts';
+import { baseImage, renderArgs } from '../common/options.ts';
 import type { BuildOptions } from '../common/options.ts';
 import { mainContainer, podTemplate } from '../common/pod.ts';
 
@@ -41,7 +41,7 @@ export function buildAuthProxy(cr: AuthProxy, opts: BuildOptions, configYaml: st
   };
   const container = mainContainer(spec, {
     name: 'authproxy',
-    defaultImage: opts.images.authproxy,
+    defaultImage: baseImage(opts, 'authproxy', 'authproxy'),
     command: command('authproxy'),
     args: renderArgs(flags, spec.extraArgs ?? {}),
     ports: [{ name: 'http', containerPort: PORTS.authproxy }],

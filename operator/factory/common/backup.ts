@@ -7,6 +7,8 @@ import type { BackupSpec } from '../../api/backup.ts';
 import { renderArgs, resolveImage } from './options.ts';
 import { restrictedSecurityContext } from './pod.ts';
 
+/** BACKUP_CONTAINER names the sidecar; the restore init container shares its recorded image. */
+export const BACKUP_CONTAINER = 'backup';
 /** BACKUP_PORT is the backupmanager HTTP API port (SPEC C). */
 export const BACKUP_PORT = 8300;
 /** BACKUPMANAGER_COMMAND starts the binary in the backupmanager image (see images/backupmanager). */
@@ -79,7 +81,7 @@ export function backupSidecar(spec: BackupSpec, input: BackupInput): IContainer 
     spec.extraArgs ?? {},
   );
   const c: IContainer = {
-    name: 'backup',
+    name: BACKUP_CONTAINER,
     image,
     imagePullPolicy: pullPolicy,
     command: [...BACKUPMANAGER_COMMAND],

@@ -9,9 +9,22 @@ export interface DefaultImages {
   readonly backupmanager: string;
 }
 
-/** BuildOptions are the operator-wide settings builders read (never flags or the environment). */
+/** BuildOptions are the settings builders read (never flags or the environment). */
 export interface BuildOptions {
+  /** images are the operator-wide defaults, used for containers that have no recorded image. */
   readonly images: DefaultImages;
+  /**
+   * recordedImages are the images a resource's containers were given before, by container name
+   * (its status.resolvedImages). Where present they replace the defaults, so a newer operator
+   * with newer defaults keeps running workloads on their images.
+   */
+  readonly recordedImages?: Readonly<Record<string, string>>;
+}
+
+/** baseImage is the image a container's spec image fields are merged over: recorded, else default. */
+export function baseImage(opts: BuildOptions, container: string, fallback: keyof DefaultImages): string {
+  const recorded = opts.recordedImages?.[container];
+  return recorded !== undefined && recorded !== '' ? recorded : opts.images[fallback];
 }
 
 /** WorkloadSpec is the part of a spec section that shapes a Pod. */

@@ -10,7 +10,7 @@ import { auxName, workloadName } from '../../names.ts';
 import { command, PORTS } from '../common/binaries.ts';
 import { contentHash } from '../common/hash.ts';
 import { podDisruptionBudget, service, serviceAccount } from '../common/objects.ts';
-import { renderArgs } from '../common/options.ts';
+import { baseImage, renderArgs } from '../common/options.ts';
 import type { BuildOptions } from '../common/options.ts';
 import { mainContainer, podTemplate } from '../common/pod.ts';
 import { tsdbEndpoints } from '../common/refs.ts';
@@ -90,7 +90,7 @@ export function buildTSDBGateway(cr: TSDBGateway, opts: BuildOptions, inputs: Ga
   }
   const container = mainContainer(spec, {
     name: 'gateway',
-    defaultImage: opts.images.gateway,
+    defaultImage: baseImage(opts, 'gateway', 'gateway'),
     command: command('gateway'),
     args: renderArgs(gatewayFlags(cr, keys.files), spec.extraArgs ?? {}),
     ports: [{ name: 'http', containerPort: PORTS.gateway }],

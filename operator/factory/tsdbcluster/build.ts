@@ -8,7 +8,8 @@ import type { KubeObject } from '../../k8s/types.ts';
 import { serviceHost, workloadName } from '../../names.ts';
 import { command, DATA_PATH, DATA_VOLUME, PORTS } from '../common/binaries.ts';
 import { horizontalPodAutoscaler, podDisruptionBudget, service, serviceAccount } from '../common/objects.ts';
-import { renderArgs } from '../common/options.ts';
+import { BACKUP_CONTAINER } from '../common/backup.ts';
+import { baseImage, renderArgs } from '../common/options.ts';
 import type { BuildOptions } from '../common/options.ts';
 import { mainContainer, podTemplate } from '../common/pod.ts';
 import { storageStatefulSet } from '../common/statefulset.ts';
@@ -56,9 +57,9 @@ function buildStorage(cr: TSDBCluster, opts: BuildOptions): RoleObjects {
     serviceName: m.name,
     selector,
     spec,
-    main: { name: 'tsdb-storage', defaultImage: opts.images.tsdb, command: command('tsdb-storage'), args, ports, volumeMounts: [{ name: DATA_VOLUME, mountPath: DATA_PATH }] },
+    main: { name: 'tsdb-storage', defaultImage: baseImage(opts, 'tsdb-storage', 'tsdb'), command: command('tsdb-storage'), args, ports, volumeMounts: [{ name: DATA_VOLUME, mountPath: DATA_PATH }] },
     storagePort: PORTS.storageHttp,
-    backupImage: opts.images.backupmanager,
+    backupImage: baseImage(opts, BACKUP_CONTAINER, 'backupmanager'),
     perPodBackupDestination: true,
     ...(cr.spec.imagePullSecrets === undefined ? {} : { imagePullSecrets: cr.spec.imagePullSecrets }),
   });
@@ -87,7 +88,7 @@ function buildStateless(cr: TSDBCluster, role: 'select' | 'insert', opts: BuildO
   const spec = { ...s, image: s.image ?? cr.spec.image };
   const container = mainContainer(spec, {
     name: c,
-    defaultImage: opts.images.tsdb,
+    defaultImage: baseImage(opts, c, 'tsdb'),
     command: command(c),
     args: renderArgs(flags, s.extraArgs ?? {}),
     ports: [{ name: 'http', containerPort: port }],

@@ -5,7 +5,8 @@ import type { KubeObject } from '../../k8s/types.ts';
 import { workloadName } from '../../names.ts';
 import { command, DATA_PATH, DATA_VOLUME, PORTS } from '../common/binaries.ts';
 import { service, serviceAccount } from '../common/objects.ts';
-import { renderArgs } from '../common/options.ts';
+import { BACKUP_CONTAINER } from '../common/backup.ts';
+import { baseImage, renderArgs } from '../common/options.ts';
 import type { BuildOptions } from '../common/options.ts';
 import { storageStatefulSet } from '../common/statefulset.ts';
 
@@ -22,9 +23,9 @@ export function buildTSDBSingle(cr: TSDBSingle, opts: BuildOptions): KubeObject[
     serviceName: name,
     selector,
     spec,
-    main: { name: 'tsdb', defaultImage: opts.images.tsdb, command: command('tsdb'), args, ports: [{ name: 'http', containerPort: PORTS.tsdb }], volumeMounts: [{ name: DATA_VOLUME, mountPath: DATA_PATH }] },
+    main: { name: 'tsdb', defaultImage: baseImage(opts, 'tsdb', 'tsdb'), command: command('tsdb'), args, ports: [{ name: 'http', containerPort: PORTS.tsdb }], volumeMounts: [{ name: DATA_VOLUME, mountPath: DATA_PATH }] },
     storagePort: PORTS.tsdb,
-    backupImage: opts.images.backupmanager,
+    backupImage: baseImage(opts, BACKUP_CONTAINER, 'backupmanager'),
     perPodBackupDestination: false,
     ...(spec.imagePullSecrets === undefined ? {} : { imagePullSecrets: spec.imagePullSecrets }),
   });

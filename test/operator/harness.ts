@@ -32,6 +32,10 @@ export const FAST_FLAGS = [
   '-leaderElection.leaseDuration=2s',
   '-leaderElection.renewDeadline=1500ms',
   '-leaderElection.retryPeriod=200ms',
+];
+
+/** IMAGE_FLAGS pin the default images the scenarios expect (leave them out for the operator's own). */
+export const IMAGE_FLAGS = [
   '-image.tsdb=strata/tsdb:1.0.0',
   '-image.gateway=strata/gateway:1.0.0',
   '-image.authproxy=strata/authproxy:1.0.0',
@@ -44,8 +48,9 @@ export class OperatorProcess {
   readonly output: string[] = [];
   readonly exited: Promise<number | null>;
 
-  constructor(kubeconfig: string, args: readonly string[]) {
-    this.#child = spawn(process.execPath, [join(REPO, 'operator', 'cmd', 'operator.ts'), `-kubeconfig=${kubeconfig}`, ...FAST_FLAGS, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO });
+  constructor(kubeconfig: string, args: readonly string[], imageFlags = true) {
+    const flags = [`-kubeconfig=${kubeconfig}`, ...FAST_FLAGS, ...(imageFlags ? IMAGE_FLAGS : []), ...args];
+    this.#child = spawn(process.execPath, [join(REPO, 'operator', 'cmd', 'operator.ts'), ...flags], { stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO });
     const collect = (b: Buffer) => this.output.push(b.toString());
     this.#child.stdout!.on('data', collect);
     this.#child.stderr!.on('data', collect);
@@ -66,6 +71,15 @@ export class OperatorProcess {
 
   log(): string {
     return this.output.join('');
+  }
+
+  /** reconciles reads operator_reconciles_total of a kind from the process's /metrics (0 before it serves). */
+  async reconciles(kind: string, outcome: 'success' | 'error' = 'success'): Promise<number> {
+    const addr = /metrics on (?:https?:\/\/)?([0-9.]+:[0-9]+)/.exec(this.log())?.[1];
+    if (addr === undefined) return 0;
+    const text = await (await fetch(`http://${addr}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('operator_reconciles_total{') && l.includes(`kind="${kind}"`) && l.includes(`outcome="${outcome}"`));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
   }
 }
 
@@ -92,9 +106,14 @@ export class Env {
     return this;
   }
 
-  /** operator starts another operator process. */
+  /** operator starts another operator process with IMAGE_FLAGS. */
   operator(...args: string[]): OperatorProcess {
-    const p = new OperatorProcess(this.#kubeconfig, args);
+    return this.operatorProcess(args, true);
+  }
+
+  /** operatorProcess starts an operator; without imageFlags it uses its own (version-derived) default images. */
+  operatorProcess(args: readonly string[], imageFlags: boolean): OperatorProcess {
+    const p = new OperatorProcess(this.#kubeconfig, args, imageFlags);
     this.operators.push(p);
     return p;
   }
@@ -141,9 +160,9 @@ export class Env {
   }
 
   /** waitFor polls until cond holds, failing with the operators' logs after timeoutMs. */
-  async waitFor(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  async waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
     const end = Date.now() + timeoutMs;
-    while (!cond()) {
+    while (!(await cond())) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${this.logs().slice(-6000)}`);
       await new Promise((r) => setTimeout(r, 20));
     }

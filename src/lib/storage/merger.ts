@@ -7,13 +7,16 @@ import { retentionMinTs } from './retention.ts';
 /**
  * Merger runs background merges one at a time: for every partition, merges the policy picks,
  * then index merges, until nothing is worth merging. kick() starts it (after flushes); forced
- * merges queue behind it. stop() aborts a running merge (its output is discarded; inputs stay).
+ * merges queue behind it on the same chain, so two merges never run at once. stop() aborts a
+ * running merge (its output is discarded; inputs stay) and waits for the chain to drain.
  */
 export class Merger {
   readonly #core: StorageCore;
   readonly #runner: BackgroundRunner;
   readonly #abort = new AbortController();
-  #running: Promise<void> | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #busy = 0;
+  #loopQueued = false;
   #again = false;
 
   constructor(core: StorageCore, runner: BackgroundRunner) {
@@ -34,16 +37,37 @@ export class Merger {
     };
   }
 
-  /** kick starts background merging unless it runs already (then it runs once more). */
+  // exclusive runs work after everything queued before it; the chain itself never rejects.
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(async () => {
+      this.#abort.signal.throwIfAborted();
+      this.#busy++;
+      try {
+        return await work();
+      } finally {
+        this.#busy--;
+      }
+    });
+    this.#chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** kick starts background merging unless it is queued already (then it runs once more). */
   kick(): void {
     if (this.#abort.signal.aborted) return;
-    if (this.#running) {
+    if (this.#loopQueued) {
       this.#again = true;
       return;
     }
-    this.#running = this.#loop().finally(() => {
-      this.#running = undefined;
-    });
+    this.#loopQueued = true;
+    this.#exclusive(() => this.#loop())
+      .catch(() => undefined)
+      .finally(() => {
+        this.#loopQueued = false;
+      });
   }
 
   async #loop(): Promise<void> {
@@ -70,40 +94,30 @@ export class Merger {
   /**
    * forceMerge merges every partition whose name starts with prefix (all when empty) into as few
    * parts as possible, and the index likewise; a partition with one part gets it rewritten.
-   * Waits for background merging first.
+   * Runs after background merging in progress.
    */
-  async forceMerge(prefix = ''): Promise<void> {
-    while (this.#running) await this.#running;
-    const run = (async () => {
+  forceMerge(prefix = ''): Promise<void> {
+    return this.#exclusive(async () => {
       for (const p of [...this.#core.partitions.values()]) {
         // A lone part is rewritten too, so deletions and retention reach it.
         if (p.name.startsWith(prefix)) await p.forceMerge(this.#options(), true);
       }
       await this.#core.index.forceMerge(this.#abort.signal, true);
-    })();
-    this.#running = run.finally(() => {
-      this.#running = undefined;
     });
-    await run;
   }
 
   /** forceMergeIndex rewrites the whole index (drops per-day items retention no longer keeps). */
-  async forceMergeIndex(): Promise<void> {
-    while (this.#running) await this.#running;
-    const run = this.#core.index.forceMerge(this.#abort.signal, true);
-    this.#running = run.finally(() => {
-      this.#running = undefined;
-    });
-    await run;
+  forceMergeIndex(): Promise<void> {
+    return this.#exclusive(() => this.#core.index.forceMerge(this.#abort.signal, true));
   }
 
   /** running reports whether a merge is in progress. */
   get running(): boolean {
-    return this.#running !== undefined;
+    return this.#busy > 0;
   }
 
   async stop(): Promise<void> {
     this.#abort.abort(new Error('storage is closing'));
-    while (this.#running) await this.#running.catch(() => undefined);
+    await this.#chain;
   }
 }

@@ -267,6 +267,17 @@ describe('Storage startup and shutdown', () => {
     expect(existsSync(join(dir2, LOCK_FILE))).toBe(false);
   });
 
+  it('closes cleanly while maintenance and background merges run', async () => {
+    const s = await openTest(dirs.make(), new FakeClock(), { backgroundMerges: true, backgroundThreads: 1, maxBufferedRows: 8 });
+    for (let i = 0; i < 40; i++) await s.addRows(DEFAULT_TENANT, [row({ __name__: 'up', i: String(i % 4) }, T0 - 10_000 + i, i)]);
+    const maintenance = s.runMaintenance().then(
+      () => 'done',
+      (e: unknown) => String(e),
+    );
+    await s.close();
+    expect(await maintenance).toMatch(/done|closing|closed/);
+  });
+
   it('rejects calls after close', async () => {
     const s = await openTest(dirs.make(), new FakeClock());
     await s.close();

@@ -69,7 +69,9 @@ export class Storage implements Searcher, Deleter, Inserter {
     const flushTimer = setInterval(() => this.#backgroundFlush(), this.#opts.flushIntervalMs);
     const maintenance = setInterval(() => {
       if (this.#closing) return;
-      this.runMaintenance().catch((err: unknown) => this.#opts.logger.error({ err: errorMessage(err) }, 'storage maintenance failed'));
+      this.runMaintenance().catch((err: unknown) => {
+        if (!this.#closing) this.#opts.logger.error({ err: errorMessage(err) }, 'storage maintenance failed');
+      });
     }, this.#opts.maintenanceIntervalMs);
     for (const t of [flushTimer, maintenance]) {
       t.unref();

@@ -20,10 +20,10 @@ const leaseName = stringFlag('leaderElection.id', 'strata-operator', 'Name of th
 const leaseDuration = durationFlag('leaderElection.leaseDuration', '15s', 'How long a Lease not renewed keeps others from taking over');
 const renewDeadline = durationFlag('leaderElection.renewDeadline', '10s', 'How long the leader keeps trying to renew before it steps down; less than -leaderElection.leaseDuration');
 const retryPeriod = durationFlag('leaderElection.retryPeriod', '2s', 'How often candidates try to acquire, and the leader renews, the Lease');
-const imageTsdb = stringFlag('image.tsdb', `strata/tsdb:${version}`, 'Default image of TSDBSingle and TSDBCluster Pods (the image holds all four TSDB binaries)');
-const imageGateway = stringFlag('image.gateway', `strata/gateway:${version}`, 'Default image of TSDBGateway Pods');
-const imageAuthproxy = stringFlag('image.authproxy', `strata/authproxy:${version}`, 'Default image of AuthProxy Pods');
-const imageBackupmanager = stringFlag('image.backupmanager', `strata/backupmanager:${version}`, 'Default image of backup sidecars and restore init containers');
+const imageTsdb = stringFlag('image.tsdb', `strata/tsdb:${version}`, 'Default image of new TSDBSingle and TSDBCluster containers (the image holds all four TSDB binaries); existing ones keep their recorded image (status.resolvedImages)');
+const imageGateway = stringFlag('image.gateway', `strata/gateway:${version}`, 'Default image of new TSDBGateway containers; existing ones keep their recorded image (status.resolvedImages)');
+const imageAuthproxy = stringFlag('image.authproxy', `strata/authproxy:${version}`, 'Default image of new AuthProxy containers; existing ones keep their recorded image (status.resolvedImages)');
+const imageBackupmanager = stringFlag('image.backupmanager', `strata/backupmanager:${version}`, 'Default image of new backup sidecars and restore init containers; existing ones keep their recorded image (status.resolvedImages)');
 
 /** operatorOptionsFromFlags reads the parsed flags; throws on inconsistent values. */
 export function operatorOptionsFromFlags(): OperatorOptions {

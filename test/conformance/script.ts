@@ -1,7 +1,8 @@
 // Parser of Prometheus' promqltest scripts (promql/promqltest/README.md): load, clear, eval
 // (instant/range) with expectations, including the legacy eval_fail/eval_ordered forms.
 
-import { parse } from '../../src/lib/promql/index.ts';
+import { parse, ParseError } from '../../src/lib/promql/index.ts';
+import { ScriptError } from './script-error.ts';
 import { parseSeriesDesc, type SeriesDesc } from './series-desc.ts';
 
 export interface LoadCommand {
@@ -57,7 +58,7 @@ export function parseTime(text: string): number {
     total += Number(m[1]) * UNITS[m[2]!]!;
     pos = re.lastIndex;
   }
-  if (pos === 0 || pos !== body.length) throw new Error(`invalid duration ${JSON.stringify(text)}`);
+  if (pos === 0 || pos !== body.length) throw new ScriptError(`invalid duration ${JSON.stringify(text)}`);
   return sign * total;
 }
 
@@ -66,8 +67,17 @@ const EVAL_INSTANT = /^eval(?:_(fail|warn|ordered|info))?\s+instant\s+(?:at\s+(\
 const EVAL_RANGE = /^eval(?:_(fail|warn|info))?\s+range\s+from\s+(\S+)\s+to\s+(\S+)\s+step\s+(\S+)\s+(.+)$/;
 const EXPECT_RANGE = /^expect\s+range\s+vector\s+from\s+(\S+)\s+to\s+(\S+)\s+step\s+(\S+)$/;
 
-/** parseScript parses a whole .test file; lines are 1-based in the result. */
+/** parseScript parses a whole .test file (lines are 1-based); throws ScriptError on bad input. */
 export function parseScript(text: string): Command[] {
+  try {
+    return parseCommands(text);
+  } catch (err) {
+    if (err instanceof ParseError) throw new ScriptError(`invalid series or string: ${err.message}`, { cause: err });
+    throw err;
+  }
+}
+
+function parseCommands(text: string): Command[] {
   const lines = text.split('\n').map((l) => (l.trim().startsWith('#') ? '' : l.trim()));
   const out: Command[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -78,7 +88,7 @@ export function parseScript(text: string): Command[] {
       out.push({ type: 'clear', line: i + 1 });
     } else if (word.startsWith('load')) {
       const m = LOAD.exec(l);
-      if (!m) throw new Error(`line ${i + 1}: invalid load command ${JSON.stringify(l)}`);
+      if (!m) throw new ScriptError(`line ${i + 1}: invalid load command ${JSON.stringify(l)}`);
       const series: LoadCommand['series'] = [];
       let startTimestamps = false;
       while (i + 1 < lines.length && lines[i + 1] !== '') {
@@ -92,7 +102,7 @@ export function parseScript(text: string): Command[] {
       out.push(cmd);
       i = next;
     } else {
-      throw new Error(`line ${i + 1}: invalid command ${JSON.stringify(l)}`);
+      throw new ScriptError(`line ${i + 1}: invalid command ${JSON.stringify(l)}`);
     }
   }
   return out;
@@ -102,7 +112,7 @@ function parseEval(lines: readonly string[], at: number): [EvalCommand, number] 
   const head = lines[at]!;
   const im = EVAL_INSTANT.exec(head);
   const rm = im ? null : EVAL_RANGE.exec(head);
-  if (!im && !rm) throw new Error(`line ${at + 1}: invalid eval command ${JSON.stringify(head)}`);
+  if (!im && !rm) throw new ScriptError(`line ${at + 1}: invalid eval command ${JSON.stringify(head)}`);
   const mod = im ? im[1] : rm![1];
   let fail = mod === 'fail';
   let ordered = mod === 'ordered';
@@ -159,6 +169,6 @@ function parseScalar(s: string): number | null {
 // readQuoted decodes the expected string of `expect string "…"` with the PromQL lexer.
 function readQuoted(s: string): string {
   const e = parse(s);
-  if (e.type !== 'StringLiteral') throw new Error(`expected a quoted string, got ${s}`);
+  if (e.type !== 'StringLiteral') throw new ScriptError(`expected a quoted string, got ${s}`);
   return e.value;
 }

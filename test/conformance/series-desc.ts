@@ -4,6 +4,7 @@
 
 import { parse } from '../../src/lib/promql/index.ts';
 import type { Labels } from '../../src/lib/storageapi/index.ts';
+import { ScriptError } from './script-error.ts';
 
 /** SequenceValue: one slot of a series description. */
 export type SequenceValue =
@@ -36,7 +37,7 @@ export function splitMetric(line: string): [string, string] {
       }
     }
   }
-  if (i === 0) throw new Error(`no metric at the start of ${JSON.stringify(line)}`);
+  if (i === 0) throw new ScriptError(`no metric at the start of ${JSON.stringify(line)}`);
   return [line.slice(0, i), line.slice(i)];
 }
 
@@ -44,11 +45,11 @@ export function splitMetric(line: string): [string, string] {
 export function parseLabels(metric: string): Labels {
   if (/^\{\s*\}$/.test(metric)) return [];
   const e = parse(metric);
-  if (e.type !== 'VectorSelector' || e.matcherSets.length !== 1) throw new Error(`not a label set: ${metric}`);
+  if (e.type !== 'VectorSelector' || e.matcherSets.length !== 1) throw new ScriptError(`not a label set: ${metric}`);
   const rec = new Map<string, string>();
   if (e.name !== '') rec.set('__name__', e.name);
   for (const m of e.matcherSets[0]!) {
-    if (m.op !== '=') throw new Error(`label sets use "=", got ${m.op} in ${metric}`);
+    if (m.op !== '=') throw new ScriptError(`label sets use "=", got ${m.op} in ${metric}`);
     rec.set(m.name, m.value);
   }
   return [...rec].filter(([, v]) => v !== '').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, value]) => ({ name, value }));
@@ -76,7 +77,7 @@ function splitValues(rest: string): string[] {
     while (i < rest.length && !/\s/.test(rest[i]!)) {
       if (rest.startsWith('{{', i)) {
         const j = rest.indexOf('}}', i);
-        if (j < 0) throw new Error('unterminated native histogram');
+        if (j < 0) throw new ScriptError('unterminated native histogram');
         tok += rest.slice(i, j + 2);
         i = j + 2;
       } else {
@@ -101,7 +102,7 @@ export function expandItem(tok: string): SequenceValue[] {
     return Array.from({ length: rep ? Number(rep[1]) + 1 : 1 }, () => ({ kind: 'histogram' as const }));
   }
   m = ITEM.exec(tok);
-  if (!m) throw new Error(`bad series value ${JSON.stringify(tok)}`);
+  if (!m) throw new ScriptError(`bad series value ${JSON.stringify(tok)}`);
   const base = parseNum(m[1]!);
   if (m[3] === undefined) return [{ kind: 'value', v: base }];
   const delta = m[2] === undefined ? 0 : parseNum(m[2]);

@@ -35,6 +35,10 @@ export function classifyInsertError(err: unknown): InsertError {
   if (err instanceof common.UnsupportedEncodingError) return new InsertError('ERR_INSERT_ENCODING', e.message, { cause: err });
   if (err instanceof common.InvalidArgumentError) return new InsertError('ERR_INSERT_BAD_ARG', e.message, { cause: err });
   if (err instanceof common.ParseError) return new InsertError('ERR_INSERT_BAD_DATA', e.message, { cause: err });
-  if (err instanceof LimitExceededError) return new InsertError('ERR_INSERT_LIMIT', `${e.message} (see -${err.flag})`, { cause: err });
+  if (err instanceof LimitExceededError) {
+    // Storage names flags with their dash ("-maxLabelsPerTimeseries"); accept both spellings.
+    const flag = `-${err.flag.replace(/^-+/, '')}`;
+    return new InsertError('ERR_INSERT_LIMIT', e.message.includes(flag) ? e.message : `${e.message} (see ${flag})`, { cause: err });
+  }
   return new InsertError('ERR_INSERT_INTERNAL', `cannot insert rows: ${e?.message ?? String(err)}`, { cause: err });
 }

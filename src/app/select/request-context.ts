@@ -93,7 +93,9 @@ export function toApiError(err: unknown, signal?: AbortSignal): ApiError {
   if (err instanceof QueryParseError) return new ApiError('bad_data', `cannot parse query: ${err.message}`, { cause: err });
   if (err instanceof QueryError) return new ApiError(err.kind, err.message, { cause: err });
   if (err instanceof LimitExceededError) {
-    const msg = err.message.includes(`-${err.flag}`) ? err.message : `${err.message}; see -${err.flag}`;
+    // The engines name flags with their dash ("-search.maxSeries"); accept both spellings.
+    const flag = `-${err.flag.replace(/^-+/, '')}`;
+    const msg = err.message.includes(flag) ? err.message : `${err.message}; see ${flag}`;
     return new ApiError('limit', msg, { cause: err });
   }
   if (err instanceof MatcherError) return new ApiError('bad_data', err.message, { cause: err });

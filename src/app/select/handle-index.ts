@@ -86,7 +86,11 @@ export async function handleTsdbStatus(c: ReadContext): Promise<object> {
   let date = Math.floor(c.now / DAY_MS) * DAY_MS;
   if (dateArg !== undefined && dateArg !== '') {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(dateArg)) throw badData('date', new Error(`${JSON.stringify(dateArg)} is not a date like 2024-01-31`));
-    date = parseTimeParam(dateArg, c.now);
+    try {
+      date = parseTimeParam(dateArg, c.now);
+    } catch (err) {
+      throw badData('date', err);
+    }
   }
   const topN = intArg(c, 'topN', 10);
   if (topN < 1 || topN > 1000) throw badData('topN', new Error('must be from 1 to 1000'));

@@ -241,7 +241,8 @@ describe('ingestion limits', () => {
     const f = async (body: string, flag: string, match: string, want: string[]) => {
       const r = await send('/api/v1/import/prometheus', body, {}, small.base);
       expect(r.status).toBe(400);
-      expect(r.text).toContain(`-${flag}`);
+      expect(r.text).toContain(`-${flag}=`);
+      expect(r.text).not.toContain(`--${flag}`);
       expect((await exportSeries(small.base, match, { start: '0' })).map(render)).toEqual(want);
     };
     await f(`lim_a{a="1",b="2",c="3",d="4"} 1 ${TMS}\nlim_a{a="1"} 2 ${TMS}\n`, 'maxLabelsPerTimeseries', 'lim_a', ['lim_a{a="1"}']);

@@ -106,9 +106,11 @@ describe('read limits', () => {
       const r = await get(`${limited.base}${path}?${encodeParams(params)}`);
       expect(r.status, r.text).toBe(422);
       expect(JSON.parse(r.text)).toMatchObject({ status: 'error', errorType: 'execution', error: expect.stringContaining(`-${flag}`) });
+      expect(r.text).not.toContain(`--${flag}`);
     };
     await f('/api/v1/query_range', { query: 'lim_three', start: '-1h', step: '60' }, 'search.maxPointsPerTimeseries');
     await f('/api/v1/query', { query: 'lim_many', time: String(START / 1000) }, 'search.maxUniqueTimeseries');
+    await f('/api/v1/query', { query: 'lim_three[1d:1s]', time: String(START / 1000) }, 'search.maxPointsPerTimeseries');
     await f('/api/v1/series', { 'match[]': 'lim_three', start: String(START / 1000) }, 'search.maxSeries');
   });
 
@@ -155,6 +157,9 @@ describe('index routes', () => {
     expect(status.data.seriesCountByFocusLabelValue).toEqual([{ name: 'a', value: 1 }, { name: 'b', value: 1 }, { name: 'c', value: 1 }]);
     expect(status.data.labelValueCountByLabelName).toEqual(expect.arrayContaining([{ name: 'job', value: 3 }, { name: 'env', value: 2 }]));
     expect(status.data.totalSeries).toBe(7);
+    const badDate = await get(`${tsdb.base}/api/v1/status/tsdb?date=2024-13-45`);
+    expect(badDate.status).toBe(400);
+    expect(JSON.parse(badDate.text)).toMatchObject({ errorType: 'bad_data', error: expect.stringContaining('invalid parameter "date"') });
   });
 });
 

@@ -145,6 +145,23 @@ describe('tsdb durability across SIGKILL', () => {
     expect((await post(`${t2.base}/internal/force_merge`)).status).toBe(200);
     expect(samplesOf(await exportSeries(t2.base, '{__name__="merge_m"}', { start: '0' }))).toEqual(sent);
   });
+
+  it('keeps a deletion acknowledged just before the kill', async () => {
+    const dir = await makeTempDir('dur-delete');
+    const t1 = await startTsdb(dir);
+    const sent = await loadParts(t1, 1, 20, 10);
+    // Some of the deleted series only in parts, the rest only in the buffer and WAL.
+    expect((await post(`${t1.base}/api/v1/import/prometheus`, `merge_m{s="buffered"} 1 ${T0}\nmerge_m{s="kept"} 2 ${T0}`)).status).toBe(204);
+    const del = await post(`${t1.base}/api/v1/admin/tsdb/delete_series?match[]=merge_m{s=~"1.*|buffered"}`);
+    expect(del.status).toBe(204);
+    await t1.kill();
+
+    const t2 = await startTsdb(dir);
+    const want = new Map([...sent].filter(([k]) => !/"s","1/.test(k)));
+    want.set(`${labelsKey({ __name__: 'merge_m', s: 'kept' })}@${T0}`, 2);
+    expect(samplesOf(await exportSeries(t2.base, '{__name__="merge_m"}', { start: '0' }))).toEqual(want);
+    expect(want.size).toBe(10 * 9 + 1);
+  });
 });
 
 /** loadParts imports `parts` batches of series×points random values, flushing after each one so each becomes a part. */

@@ -105,6 +105,30 @@ describe('Storage with a background worker thread', () => {
   });
 });
 
+describe('Storage concurrency', () => {
+  it('a search in progress keeps its view while buffers are flushed and parts merged away', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const rows = [];
+    for (let i = 0; i < 50; i++) rows.push(row({ __name__: 'up', i: String(i).padStart(2, '0') }, T0 - 5000, i));
+    await s.addRows(DEFAULT_TENANT, rows.slice(0, 25));
+    await s.forceFlush();
+    await s.addRows(DEFAULT_TENANT, rows.slice(25));
+    const it = s.searchSeries(upQ(), never())[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.done).toBe(false);
+    // buffers become parts, parts merge into one; the inputs' files go away on disk
+    await s.forceMerge();
+    expect(s.stats().tiers.small.parts).toBe(1);
+    let n = 1;
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      expect(r.value.values[0]).toBe(Number(r.value.labels[1]!.value));
+      n++;
+    }
+    expect(n).toBe(50);
+    await s.close();
+  });
+});
+
 describe('Storage deletion', () => {
   it('hides deleted series at once, survives restarts, and merges drop their samples', async () => {
     const dir = dirs.make();

@@ -18,6 +18,9 @@ import { openCore } from './storage-open.ts';
 import { appendDeleteRecord } from './wal-record.ts';
 import { WritePath } from './write-path.ts';
 
+/** MAX_INDEX_TABLE_BYTES seals the in-memory index table for a flush when it grows past this. */
+const MAX_INDEX_TABLE_BYTES = 32 * 2 ** 20;
+
 /**
  * openStorage opens (creating when needed) the storage in opts.dataPath: takes its lock, cleans
  * up after a crash, replays the WAL, and starts the background flush, merge and retention work.
@@ -113,7 +116,9 @@ export class Storage implements Searcher, Deleter, Inserter {
     const active = this.#core.active;
     if (active.rows > 0 && active.rows + rows.length > this.#opts.maxBufferedRows) this.#sealForFlush();
     const rej = this.#write.writeRows(tenant, rows);
-    if (this.#core.active.rows >= this.#opts.maxBufferedRows) this.#sealForFlush();
+    // A burst of new series (or a day rollover at high cardinality) fills the index table rather
+    // than the row buffer: bound both.
+    if (this.#core.active.rows >= this.#opts.maxBufferedRows || this.#core.index.mutableBytes > MAX_INDEX_TABLE_BYTES) this.#sealForFlush();
     if (this.#opts.fsyncIntervalMs === 0) await this.#core.wal.sync();
     if (rej.total === 0) return;
     this.#warnRetention(rej.retentionMessage());

@@ -281,6 +281,11 @@ export class IndexTable {
     return this.#frozen.length;
   }
 
+  /** mutableBytes estimates the memory of items added since the last freeze. */
+  get mutableBytes(): number {
+    return this.#mutable.bytes;
+  }
+
   /** mutableItems counts items added since the last freeze. */
   get mutableItems(): number {
     return this.#mutable.itemsCount;

@@ -1,4 +1,5 @@
-import { type FastifyInstance, type FastifyReply } from 'fastify';
+import formbody from '@fastify/formbody';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { counter } from '../../lib/metrics/index.ts';
 import { checkSnapshotName, type Storage } from '../../lib/storage/index.ts';
 import { type StorageAuthKeys } from './flags.ts';
@@ -15,14 +16,31 @@ class SnapshotError extends Error {
 }
 
 /**
+ * args reads the admin routes' arguments from the URL and a form body (`curl -d snapshot=…`), the
+ * URL winning, as the read API does.
+ */
+function args(req: FastifyRequest): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const source of [req.body, req.query]) {
+    if (typeof source !== 'object' || source === null) continue;
+    for (const [k, v] of Object.entries(source as Record<string, unknown>)) out[k] = Array.isArray(v) ? String(v.at(-1)) : String(v);
+  }
+  return out;
+}
+
+/**
  * registerStorageRoutes adds the storage admin routes (GET or POST): /snapshot/create|list|delete|
  * delete_all with the response shapes of DECISIONS.md "Snapshot API", /internal/force_flush and
- * /internal/force_merge. Each is protected by its auth key flag when set.
+ * /internal/force_merge. Each is protected by its auth key flag when set. A POST may carry its
+ * arguments as a form body; any other body is ignored, so `curl -d ''` works too.
  */
 export async function registerStorageRoutes(app: FastifyInstance, storage: Storage, keys: StorageAuthKeys): Promise<void> {
+  app.removeAllContentTypeParsers();
+  await app.register(formbody);
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, _body, done) => done(null, undefined));
   const snap = { authKey: keys.snapshot, authKeyFlag: 'snapshotAuthKey' };
   const route = (url: string, config: object, handler: (q: Record<string, string | undefined>) => Promise<object>) =>
-    app.route({ method: ['GET', 'POST'], url, config, handler: async (req, reply) => snapshotReply(reply, url, () => handler(req.query as Record<string, string | undefined>)) });
+    app.route({ method: ['GET', 'POST'], url, config, handler: async (req, reply) => snapshotReply(reply, url, () => handler(args(req))) });
 
   route('/snapshot/create', snap, async () => ({ status: 'ok', snapshot: await storage.createSnapshot() }));
   route('/snapshot/list', snap, async () => ({ status: 'ok', snapshots: await storage.listSnapshots() }));
@@ -52,7 +70,7 @@ export async function registerStorageRoutes(app: FastifyInstance, storage: Stora
   app.route({
     method: ['GET', 'POST'], url: '/internal/force_merge', config: { authKey: keys.forceMerge, authKeyFlag: 'forceMergeAuthKey' },
     handler: async (req, reply) => {
-      const prefix = (req.query as { partition_prefix?: string }).partition_prefix ?? '';
+      const prefix = args(req).partition_prefix ?? '';
       if (!/^(\d{4}(_\d{0,2})?)?$/.test(prefix)) return reply.code(400).type('text/plain').send(`invalid "partition_prefix" arg ${JSON.stringify(prefix)}: expected YYYY_MM or a prefix of it`);
       await storage.forceMerge(prefix);
       return reply.type('text/plain').send('');

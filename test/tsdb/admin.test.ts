@@ -152,6 +152,12 @@ describe('/internal/force_flush and /internal/force_merge', () => {
     expect({ status: m.status, body: m.text }).toEqual({ status: 200, body: '' });
     await expect.poll(parts, { timeout: 2_000 }).toBe(1);
     expect(await names(tsdb, 'flush_a')).toHaveLength(3);
+    // What `curl -d ''` sends, and arguments in a form body.
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await post(`${tsdb.base}/internal/force_flush`, '', form)).status).toBe(200);
+    expect((await post(`${tsdb.base}/internal/force_merge`, 'partition_prefix=2020_01', form)).status).toBe(200);
+    const { snapshot } = JSON.parse((await post(`${tsdb.base}/snapshot/create`, '', form)).text) as { snapshot: string };
+    expect(JSON.parse((await post(`${tsdb.base}/snapshot/delete`, `snapshot=${snapshot}`, form)).text)).toEqual({ status: 'ok' });
     const bad = await get(`${tsdb.base}/internal/force_merge?partition_prefix=../x`);
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('partition_prefix');

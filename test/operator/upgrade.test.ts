@@ -115,6 +115,10 @@ describe('operator upgrade with unchanged resources', { timeout: 120_000 }, () =
     expect(podImage(workload('statefulSet', 'tsdb-single-fresh'))).toBe(B.tsdb);
     expect(podImage(workload('statefulSet', 'tsdb-single-fresh'), 1)).toBe(B.backupmanager);
     expect(resolvedImages('TSDBSingle', 'fresh')).toEqual({ tsdb: B.tsdb, backup: B.backupmanager });
+    // The images are the only place the operator version reaches: no label, annotation or flag.
+    const children = CHILD_TYPES.flatMap((t) => env.store.list(t, { namespace: NS, labelSelector: 'app.kubernetes.io/instance=fresh' }).items);
+    expect(children.map((o) => o.kind).sort()).toEqual(['Service', 'ServiceAccount', 'StatefulSet']);
+    for (const o of children) expect(content(o).replace(/"image":"[^"]*"/g, '"image":""'), `${o.kind}/${o.metadata.name}`).not.toMatch(new RegExp(`${VERSION.replaceAll('.', '\\.')}|(?<!api)version`, 'i'));
   });
 
   it('rolls a resource whose spec now pins an image tag, and only the pinned container', async () => {

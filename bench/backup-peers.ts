@@ -141,9 +141,10 @@ export const strata: Peer = {
     // Each run logs "uploaded N parts (B bytes)" for latest, then "backup run finished".
     const nextRun = async (t: number): Promise<Measure> => {
       runs++;
-      const m = await bm.waitFor(new RegExp(`(?:[\\s\\S]*?uploaded \\d+ parts \\((\\d+) bytes\\)){${runs}}[\\s\\S]*?(?:backup run finished in[\\s\\S]*?){${runs}}`));
+      await bm.waitFor(new RegExp(`(?:backup run (?:finished in|failed)[\\s\\S]*?){${runs}}`));
       if (/backup run failed/.test(bm.output())) throw new Error(`backupmanager run failed:\n${bm.output().slice(-3000)}`);
-      return { seconds: (performance.now() - t) / 1000, bytes: Number(m[1]) };
+      const uploads = [...bm.output().matchAll(/\/latest: uploaded \d+ parts \((\d+) bytes\)/g)];
+      return { seconds: (performance.now() - t) / 1000, bytes: Number(uploads[runs - 1]?.[1]) };
     };
     return {
       full: () => nextRun(t0),

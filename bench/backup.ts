@@ -89,22 +89,30 @@ async function exportHash(base: string): Promise<string> {
   return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
+const step = (what: string) => process.stderr.write(`bench/backup:   ${what}\n`);
+
 async function measure(peer: Peer, target: Target, rep: number): Promise<Row> {
   const dir = join(work, `${peer.name}-${target.name}-${rep}`);
   rmSync(dir, { recursive: true, force: true });
   const dst = target.url(peer.name, rep);
   if (target.name === 'fs') rmSync(dst.slice('fs://'.length), { recursive: true, force: true });
   const server = await peer.serve(join(dir, 'data'));
+  step('loading the workload');
   await kit.ingest({ base: server.base, file: baseFile });
   const backups = await peer.backups(server.base, join(dir, 'data'), dst, target);
+  step('full backup');
   const full = await backups.full();
+  step('loading more points');
   await kit.ingest({ base: server.base, file: deltaFile });
+  step('incremental backup');
   const incremental = await backups.incremental();
   await backups.close();
   const want = await exportHash(server.base);
   await server.proc.stop();
+  step('restore');
   const restore = await peer.restore(dst, join(dir, 'restored'), target);
   const restored = await peer.serve(join(dir, 'restored'));
+  step('export check');
   const got = await exportHash(restored.base);
   await restored.proc.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -129,7 +137,7 @@ try {
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
-const mib = (b: number) => (b / 1048576).toFixed(1);
+const mib = (b: number) => (b / 1048576).toFixed(2);
 const out: string[] = [
   `workload: ${series} series × ${points} points, then ${deltaPoints} more points per series; medians of ${a.repeat} run(s)`,
   '',

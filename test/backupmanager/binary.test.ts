@@ -51,6 +51,9 @@ describe('backupmanager binary', () => {
     expect(names).toContain('latest');
     expect(names.filter((n) => /^(hourly|daily|weekly|monthly)\//.test(n))).toHaveLength(4);
     expect(bm.proc.output()).toMatch(/backed up snapshot "\S+" to fs:\/\/\/\S+\/latest: uploaded 4 parts \(8702 bytes\), kept 0/);
+    // then hourly, on the hour
+    const next = (await bm.proc.waitForOutput(/backup run finished in[\s\S]*next backup run at (\S+)/))[1] ?? '';
+    expect(next).toBe(new Date(Math.floor(Date.now() / 3600_000) * 3600_000 + 3600_000).toISOString());
   });
 
   it('exposes its metrics and protects everything but /health with -httpAuth.*', async () => {

@@ -78,6 +78,10 @@ describe('CLI commands', () => {
     expect(await cli(['restore', 'delete'])).toEqual({ code: 0, out: undefined, usage: '' });
     await expect(access(join(dataDir, RESTORE_MARK))).rejects.toThrow(/ENOENT/);
     expect(await cli(['restore', 'delete'])).toEqual({ code: 0, out: undefined, usage: '' }); // nothing to delete: still fine
+    // a full storage URL, as when restoring one cluster's node from another's backups
+    expect(await cli(['restore', 'create', `${dst.url}/latest`])).toEqual({ code: 0, out: { backup: `${dst.url}/latest` }, usage: '' });
+    expect((await cli(['restore', 'create', 'fs:///nowhere/latest'])).code).toBe(1);
+    expect(log.messages().at(-1)).toMatch(/failed with HTTP 404: cannot mark fs:\/\/\/nowhere\/latest for restore: the backup does not exist or is not complete/);
   });
 
   // States and transitions: mark present → `restore` (storage stopped) → restore performed; absent → `restore` → exit 0

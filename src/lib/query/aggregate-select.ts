@@ -9,49 +9,85 @@ import { labelsHash } from './xxhash64.ts';
 
 type Less = (a: number, b: number) => boolean;
 
-// Go's container/heap over values with a Less function, so ties resolve as in Prometheus.
-class Heap {
-  readonly items: number[] = [];
-  private readonly val: (k: number) => number;
-  private readonly less: Less;
+/**
+ * StepHeaps holds one bounded heap per step, as Go's container/heap (push with sift-up,
+ * replace-top with sift-down) over series indexes keyed by their values, so ties resolve as
+ * in Prometheus. topk keeps min-heaps with NaN smallest; bottomk max-heaps with NaN largest.
+ * Series are offered one at a time across all steps, which reads each series contiguously.
+ */
+class StepHeaps {
+  readonly idx: Int32Array;
+  readonly val: Float64Array;
+  readonly size: Int32Array;
+  private readonly cap: Int32Array;
+  private readonly maxK: number;
+  private readonly top: boolean;
 
-  constructor(val: (k: number) => number, less: Less) {
-    this.val = val;
-    this.less = less;
+  constructor(n: number, maxK: number, top: boolean) {
+    this.idx = new Int32Array(n * maxK);
+    this.val = new Float64Array(n * maxK);
+    this.size = new Int32Array(n);
+    this.cap = new Int32Array(n);
+    this.maxK = maxK;
+    this.top = top;
   }
 
-  private lt(i: number, j: number): boolean {
-    return this.less(this.val(this.items[i]!), this.val(this.items[j]!));
+  /** reset empties every heap; caps[i] is the k of step i. */
+  reset(caps: Int32Array): void {
+    this.size.fill(0);
+    this.cap.set(caps);
   }
 
-  private swap(i: number, j: number): void {
-    [this.items[i], this.items[j]] = [this.items[j]!, this.items[i]!];
+  private lt(b: number, i: number, j: number): boolean {
+    const x = this.val[b + i]!;
+    const y = this.val[b + j]!;
+    return x !== x || (this.top ? x < y : x > y);
   }
 
-  push(k: number): void {
-    this.items.push(k);
-    let j = this.items.length - 1;
-    while (j > 0) {
-      const p = (j - 1) >> 1;
-      if (!this.lt(j, p)) break;
-      this.swap(p, j);
-      j = p;
+  private swap(b: number, i: number, j: number): void {
+    const t = this.idx[b + i]!;
+    this.idx[b + i] = this.idx[b + j]!;
+    this.idx[b + j] = t;
+    const v = this.val[b + i]!;
+    this.val[b + i] = this.val[b + j]!;
+    this.val[b + j] = v;
+  }
+
+  /** offer adds series x with value v at step i when the heap has room or v beats its worst. */
+  offer(i: number, x: number, v: number): void {
+    const b = i * this.maxK;
+    const size = this.size[i]!;
+    if (size < this.cap[i]!) {
+      let j = size;
+      this.idx[b + j] = x;
+      this.val[b + j] = v;
+      this.size[i] = size + 1;
+      while (j > 0) {
+        const p = (j - 1) >> 1;
+        if (!this.lt(b, j, p)) break;
+        this.swap(b, p, j);
+        j = p;
+      }
+      return;
     }
-  }
-
-  /** fixTop restores the heap after replacing items[0]. */
-  fixTop(): void {
-    let i = 0;
-    const n = this.items.length;
+    if (size === 0) return;
+    const worst = this.val[b]!;
+    if (!((this.top ? worst < v : worst > v) || (worst !== worst && v === v))) return;
+    this.idx[b] = x;
+    this.val[b] = v;
+    let k = 0;
     for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      let j = l;
-      if (l + 1 < n && this.lt(l + 1, l)) j = l + 1;
-      if (!this.lt(j, i)) break;
-      this.swap(i, j);
-      i = j;
+      const l = 2 * k + 1;
+      if (l >= size) break;
+      const j = l + 1 < size && this.lt(b, l + 1, l) ? l + 1 : l;
+      if (!this.lt(b, j, k)) break;
+      this.swap(b, k, j);
+      k = j;
     }
+  }
+
+  chosen(i: number): number[] {
+    return Array.from(this.idx.subarray(i * this.maxK, i * this.maxK + this.size[i]!));
   }
 }
 
@@ -89,28 +125,23 @@ function emit(a: AggregateInput, selected: Uint8Array[], order: number[]): Serie
 
 function topBottom(a: AggregateInput, top: boolean): Series[] {
   const kParam = kOf(a, top ? 'topk' : 'bottomk');
+  const caps = Int32Array.from(kParam, (k) => Math.max(0, Math.min(Math.trunc(k), a.series.length)));
+  const maxK = caps.reduce((m, k) => Math.max(m, k), 0);
+  if (maxK < 1) return [];
   const selected = a.series.map(() => new Uint8Array(a.n));
   const order: number[] = [];
-  const less = top ? topLess : bottomLess;
+  const heaps = new StepHeaps(a.n, maxK, top);
   for (const idxs of members(a)) {
+    heaps.reset(caps);
+    for (const x of idxs) {
+      const p = a.series[x]!.present;
+      const v = a.series[x]!.values;
+      for (let i = 0; i < a.n; i++) if (p[i] === 1) heaps.offer(i, x, v[i]!);
+    }
     for (let i = 0; i < a.n; i++) {
-      const k = Math.min(Math.trunc(kParam[i]!), a.series.length);
-      if (k < 1) continue;
-      const h = new Heap((x) => a.series[x]!.values[i]!, less);
-      for (const x of idxs) {
-        if (a.series[x]!.present[i] === 0) continue;
-        const v = a.series[x]!.values[i]!;
-        if (h.items.length < k) h.push(x);
-        else {
-          const worst = a.series[h.items[0]!]!.values[i]!;
-          if ((top ? worst < v : worst > v) || (worst !== worst && v === v)) {
-            h.items[0] = x;
-            if (k > 1) h.fixTop();
-          }
-        }
-      }
-      for (const x of h.items) selected[x]![i] = 1;
-      if (i === 0) order.push(...sortSelection(h.items, (x) => a.series[x]!.values[0]!, less));
+      const chosen = heaps.chosen(i);
+      for (const x of chosen) selected[x]![i] = 1;
+      if (i === 0) order.push(...sortSelection(chosen, (x) => a.series[x]!.values[0]!, top ? topLess : bottomLess));
     }
   }
   return emit(a, selected, order);

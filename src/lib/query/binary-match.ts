@@ -3,7 +3,7 @@
 
 import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
-import { arithmetic, changesMetricSchema, compare, COMPARISON_OPS } from './binary-ops.ts';
+import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, opCode } from './binary-ops.ts';
 import { QueryError } from './errors.ts';
 import { dropLabels, formatLabels, keepLabels, labelsKey, METADATA_LABELS, setLabel, signatureKey } from './labels.ts';
 import { newSeries, type Grid, type Series } from './types.ts';
@@ -80,6 +80,7 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
   const manySide = groupBySignature(many, m);
   checkOneSide(one, oneGroups, anyPresent(many, n), swapped);
   const isCmp = COMPARISON_OPS.has(e.op);
+  const code = opCode(e.op);
   const out = new Map<string, Series>();
   // apply computes one point; manyV/oneV are the post-swap operands.
   const apply = (target: () => Series, i: number, manyV: number, oneV: number): void => {
@@ -87,11 +88,11 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
     const r = swapped ? manyV : oneV;
     let v: number;
     if (isCmp) {
-      const keep = compare(e.op, l, r);
+      const keep = compareOp(code, l, r);
       if (!keep && !e.returnBool) return;
       v = e.returnBool ? (keep ? 1 : 0) : l;
     } else {
-      v = arithmetic(e.op, l, r);
+      v = applyOp(code, l, r);
     }
     const t = target();
     if (t.present[i] === 1) {

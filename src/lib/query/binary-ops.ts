@@ -13,30 +13,41 @@ export function goPow(x: number, y: number): number {
   return x ** y;
 }
 
-/** arithmetic applies +, -, *, /, %, ^ or atan2. */
-export function arithmetic(op: BinaryOp, a: number, b: number): number {
-  switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
-    case '%': return a % b;
-    case '^': return goPow(a, b);
-    case 'atan2': return Math.atan2(a, b);
-    default: throw new Error(`operator "${op}" is not arithmetic`);
+// Operators as small integers: the hot loops switch on a number, not on the operator string.
+const CODES: Readonly<Record<string, number>> = {
+  '+': 1, '-': 2, '*': 3, '/': 4, '%': 5, '^': 6, atan2: 7,
+  '==': 11, '!=': 12, '>': 13, '<': 14, '>=': 15, '<=': 16,
+};
+
+/** opCode maps an arithmetic or comparison operator to the code applyOp/compareOp take. */
+export function opCode(op: BinaryOp): number {
+  const c = CODES[op];
+  if (c === undefined) throw new Error(`operator "${op}" is not arithmetic or a comparison`);
+  return c;
+}
+
+/** applyOp applies an arithmetic operator given by its code. */
+export function applyOp(code: number, a: number, b: number): number {
+  switch (code) {
+    case 1: return a + b;
+    case 2: return a - b;
+    case 3: return a * b;
+    case 4: return a / b;
+    case 5: return a % b;
+    case 6: return goPow(a, b);
+    default: return Math.atan2(a, b);
   }
 }
 
-/** compare applies a comparison operator (NaN compares false, except != which is true). */
-export function compare(op: BinaryOp, a: number, b: number): boolean {
-  switch (op) {
-    case '==': return a === b;
-    case '!=': return a !== b;
-    case '>': return a > b;
-    case '<': return a < b;
-    case '>=': return a >= b;
-    case '<=': return a <= b;
-    default: throw new Error(`operator "${op}" is not a comparison`);
+/** compareOp applies a comparison given by its code (NaN compares false, except !=). */
+export function compareOp(code: number, a: number, b: number): boolean {
+  switch (code) {
+    case 11: return a === b;
+    case 12: return a !== b;
+    case 13: return a > b;
+    case 14: return a < b;
+    case 15: return a >= b;
+    default: return a <= b;
   }
 }
 

@@ -3,7 +3,7 @@
 
 import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import { vectorMatch } from './binary-match.ts';
-import { arithmetic, changesMetricSchema, compare, COMPARISON_OPS, METRICSQL_OPS, SET_OPS } from './binary-ops.ts';
+import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, METRICSQL_OPS, opCode, SET_OPS } from './binary-ops.ts';
 import { signatureKey } from './labels.ts';
 import type { QueryState } from './query-state.ts';
 import { hasAnyPoint, type Grid, type Series, type Value } from './types.ts';
@@ -25,7 +25,8 @@ export async function evalBinary(e: BinaryExpr, grid: Grid, st: QueryState): Pro
 function scalarOp(e: BinaryExpr, a: Float64Array, b: Float64Array): Float64Array {
   const out = new Float64Array(a.length);
   const isCmp = COMPARISON_OPS.has(e.op);
-  for (let i = 0; i < a.length; i++) out[i] = isCmp ? (compare(e.op, a[i]!, b[i]!) ? 1 : 0) : arithmetic(e.op, a[i]!, b[i]!);
+  const code = opCode(e.op);
+  for (let i = 0; i < a.length; i++) out[i] = isCmp ? (compareOp(code, a[i]!, b[i]!) ? 1 : 0) : applyOp(code, a[i]!, b[i]!);
   return out;
 }
 
@@ -33,6 +34,8 @@ function scalarOp(e: BinaryExpr, a: Float64Array, b: Float64Array): Float64Array
 // left); arithmetic and `bool` results lose the metric name.
 function vectorScalar(e: BinaryExpr, series: readonly Series[], scalar: Float64Array, scalarLeft: boolean): Series[] {
   const isCmp = COMPARISON_OPS.has(e.op);
+  const code = opCode(e.op);
+  const bool = e.returnBool;
   const out: Series[] = [];
   const n = scalar.length;
   for (const s of series) {
@@ -47,16 +50,16 @@ function vectorScalar(e: BinaryExpr, series: readonly Series[], scalar: Float64A
       const a = scalarLeft ? scalar[i]! : v;
       const b = scalarLeft ? v : scalar[i]!;
       if (isCmp) {
-        const keep = compare(e.op, a, b);
-        if (!keep && !e.returnBool) continue;
-        values[i] = e.returnBool ? (keep ? 1 : 0) : v;
+        const keep = compareOp(code, a, b);
+        if (!keep && !bool) continue;
+        values[i] = bool ? (keep ? 1 : 0) : v;
       } else {
-        values[i] = arithmetic(e.op, a, b);
+        values[i] = applyOp(code, a, b);
       }
       present[i] = 1;
       any = true;
     }
-    if (any) out.push({ labels: s.labels, values, present, dropName: s.dropName || changesMetricSchema(e.op) || e.returnBool });
+    if (any) out.push({ labels: s.labels, values, present, dropName: s.dropName || changesMetricSchema(e.op) || bool });
   }
   return out;
 }

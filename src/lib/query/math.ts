@@ -36,24 +36,59 @@ export function compareNaNFirst(a: number, b: number): number {
 }
 
 /**
- * quantile returns the q-quantile of values (sorted in place) by linear interpolation
- * between closest ranks: NaN for no values or q NaN, -Inf for q < 0, +Inf for q > 1.
+ * quantile returns the q-quantile of values by linear interpolation between closest ranks
+ * (values ordered with NaN first, as Prometheus sorts them): NaN for no values or q NaN,
+ * -Inf for q < 0, +Inf for q > 1. Runs in linear time (selection, no full sort).
  */
 export function quantile(q: number, values: ArrayLike<number>): number {
   if (values.length === 0 || q !== q) return NaN;
   if (q < 0) return -Infinity;
   if (q > 1) return Infinity;
-  // A typed-array sort is native and numeric; it puts NaN last, Prometheus' order puts it first.
-  const sorted = Float64Array.from(values).sort();
-  const n = sorted.length;
-  let nans = 0;
-  while (nans < n && sorted[n - 1 - nans] !== sorted[n - 1 - nans]) nans++;
-  const at = (k: number): number => (k < nans ? NaN : sorted[k - nans]!);
+  const n = values.length;
+  const nums = new Float64Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v === v) nums[m++] = v;
+  }
+  const nans = n - m;
   const rank = q * (n - 1);
   const lower = Math.max(0, Math.floor(rank));
   const upper = Math.min(n - 1, lower + 1);
   const weight = rank - Math.floor(rank);
-  return at(lower) * (1 - weight) + at(upper) * weight;
+  const at = (k: number): number => (k < nans ? NaN : kth(nums.subarray(0, m), k - nans));
+  const lo = at(lower);
+  const hi = upper === lower ? lo : at(upper);
+  return lo * (1 - weight) + hi * weight;
+}
+
+/** kth returns the k-th smallest element of a (reordering a), by iterative quickselect. */
+export function kth(a: Float64Array, k: number): number {
+  let left = 0;
+  let right = a.length - 1;
+  while (right > left) {
+    // Median of three as the pivot keeps sorted and reversed inputs linear.
+    const mid = (left + right) >> 1;
+    const x = a[left]!;
+    const y = a[mid]!;
+    const z = a[right]!;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return a[k]!;
+  }
+  return a[k]!;
 }
 
 /**

@@ -145,6 +145,36 @@ describe('streaming', () => {
     expect(chunks.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('pauses the backend for a client that does not read instead of buffering the response', async () => {
+    const total = 64 * 1024 * 1024;
+    let backendFinished = false;
+    const flood = await startBackend('flood', (_req, res) => {
+      res.writeHead(200, { 'content-length': String(total) });
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      let sent = 0;
+      const pump = () => {
+        while (sent < total) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end(() => {
+          backendFinished = true;
+        });
+      };
+      pump();
+    });
+    const p = await setup([flood], { bufferBudgetBytes: 64 * 1024 });
+    const r = await request(`${p.base}/flood`, { headers: { authorization: AUTH } });
+    r.body.pause();
+    await delay(500);
+    // kernel socket buffers hold a few MiB at most: the proxy must have stopped reading the backend
+    expect(backendFinished).toBe(false);
+    let got = 0;
+    for await (const c of r.body) got += (c as Buffer).length;
+    expect(got).toBe(total);
+    expect(backendFinished).toBe(true);
+  });
+
   it('cancels the upstream request when the client disconnects', async () => {
     let upstreamClosed = false;
     const hold = await startBackend('hold', (_req, res) => {

@@ -98,6 +98,7 @@ export async function startProxy(yaml: string, o: {
   flags?: Partial<AuthProxyFlags>; eula?: boolean; pathPrefix?: string; env?: Record<string, string>; now?: () => number;
   /** configLocation replaces the temp file as -auth.config (e.g. an http URL). */
   configLocation?: string;
+  bufferBudgetBytes?: number;
 } = {}): Promise<ProxyUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authproxy-test-'));
   const configPath = join(dir, 'auth.yml');
@@ -115,6 +116,7 @@ export async function startProxy(yaml: string, o: {
   const component = await initAuthProxy({
     flags: testFlags(o.configLocation ?? configPath, o.flags), server, logger, pathPrefix: o.pathPrefix ?? '', ipFiltersAllowed: o.eula ?? false,
     env: o.env ?? {}, ...(o.now === undefined ? {} : { now: o.now }),
+    ...(o.bufferBudgetBytes === undefined ? {} : { bufferBudgetBytes: o.bufferBudgetBytes }),
   });
   await server.listen();
   return {

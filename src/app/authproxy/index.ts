@@ -28,7 +28,7 @@ export interface InitOptions {
   /**
    * bufferBudgetBytes is the memory response buffers of all concurrent requests may use together
    * (a share of -memory.allowed*): each request may buffer budget / -maxConcurrentRequests bytes
-   * for a slow client, between 64 KiB and 1 MiB. Default: 1 MiB per request.
+   * for a slow client, between 64 KiB and 256 KiB. Default: 256 KiB per request.
    */
   readonly bufferBudgetBytes?: number;
 }

@@ -4,8 +4,8 @@ const MIN_WINDOW_BYTES = 64 * 1024;
 
 /**
  * responseWindow is how many response bytes one request may buffer for a slow client when all
- * -maxConcurrentRequests requests together may use budgetBytes: between 64 KiB and 1 MiB;
- * 1 MiB without a budget.
+ * -maxConcurrentRequests requests together may use budgetBytes: between 64 KiB and 256 KiB;
+ * 256 KiB without a budget.
  */
 export function responseWindow(budgetBytes: number | undefined, maxConcurrentRequests: number): number {
   if (budgetBytes === undefined) return DEFAULT_WINDOW_BYTES;

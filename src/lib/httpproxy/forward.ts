@@ -14,7 +14,7 @@ export interface ForwardRequest {
   readonly body: Buffer | Readable | null;
   /** timeoutMs bounds the wait for response headers and for each response body chunk (-responseTimeout). */
   readonly timeoutMs: number;
-  /** windowBytes caps response bytes buffered for a slow client before the backend is paused (default 1 MiB). */
+  /** windowBytes caps response bytes buffered for a slow client before the backend is paused (default 256 KiB). */
   readonly windowBytes?: number;
 }
 
@@ -44,10 +44,10 @@ type Resolve = (r: ForwardResult) => void;
 // chunk never waits longer than the current turn. The backend is paused while more than the
 // request's windowBytes wait for the client socket, so a slow client never makes the proxy
 // buffer a body.
-const FLUSH_BYTES = 256 * 1024;
+const FLUSH_BYTES = 128 * 1024;
 
 /** DEFAULT_WINDOW_BYTES is the response bytes buffered per request before the backend is paused. */
-export const DEFAULT_WINDOW_BYTES = 1024 * 1024;
+export const DEFAULT_WINDOW_BYTES = 256 * 1024;
 
 // One object per attempt implements undici's handler interface and streams the response into the
 // Node response with backpressure.

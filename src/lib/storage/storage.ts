@@ -110,10 +110,13 @@ export class Storage implements Searcher, Deleter, Inserter {
     search.checkTenant(tenant);
     if (rows.length === 0) return;
     // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
-    while (this.#core.sealedRows >= this.#opts.maxBufferedRows * 2 && this.#flusher.draining) await this.#flusher.idle();
+    const core = this.#core;
+    while ((core.sealedRows >= this.#opts.maxBufferedRows * 2 || core.index.frozenBytes >= MAX_INDEX_TABLE_BYTES * 2) && this.#flusher.draining) {
+      await this.#flusher.idle();
+    }
     this.#checkOpen();
     // Seal before a call that would overflow the buffer: its memory then stays the pooled size.
-    const active = this.#core.active;
+    const active = core.active;
     if (active.rows > 0 && active.rows + rows.length > this.#opts.maxBufferedRows) this.#sealForFlush();
     const rej = this.#write.writeRows(tenant, rows);
     // A burst of new series (or a day rollover at high cardinality) fills the index table rather

@@ -11,7 +11,7 @@ import { MergedCursor, PartCursor } from './cursor.ts';
 import { IndexPart } from './index-part.ts';
 import { IndexView } from './index-view.ts';
 import {
-  KIND_DAY_SERIES, KIND_DELETED, dayItems, dayKey, idKey, labelsBySeriesPrefix, readIdKey, seriesByLabelsPrefix, seriesItems,
+  KIND_DAY_SERIES, KIND_DELETED, dayItems, dayKey, flat, idKey, labelsBySeriesPrefix, readIdKey, seriesByLabelsPrefix, seriesItems,
 } from './keys.ts';
 import { MemTable } from './mem-table.ts';
 
@@ -102,7 +102,7 @@ export class IndexTable {
   addSeries(tenant: string, tenantName: string, labels: string, id: number): void {
     const mt = this.#mutable;
     for (const item of seriesItems(tenant, labels, id)) mt.add(item);
-    mt.seriesIds.set(seriesByLabelsPrefix(tenant, labels), id);
+    mt.seriesIds.set(flat(seriesByLabelsPrefix(tenant, labels)), id);
     mt.labels.set(id, { tenant, labels });
     mt.tenantSeries.set(tenantName, (mt.tenantSeries.get(tenantName) ?? 0) + 1);
   }
@@ -117,7 +117,7 @@ export class IndexTable {
 
   /** addDeleted records the deletion marker of series id. */
   addDeleted(tenant: string, id: number): void {
-    this.#mutable.add(KIND_DELETED + tenant + idKey(id));
+    this.#mutable.add(flat(KIND_DELETED + tenant + idKey(id)));
   }
 
   /**
@@ -279,6 +279,13 @@ export class IndexTable {
   /** frozenCount counts frozen tables waiting for flushFrozen. */
   get frozenCount(): number {
     return this.#frozen.length;
+  }
+
+  /** frozenBytes estimates the memory of frozen tables waiting for their flush. */
+  get frozenBytes(): number {
+    let n = 0;
+    for (const mt of this.#frozen) n += mt.bytes;
+    return n;
   }
 
   /** mutableBytes estimates the memory of items added since the last freeze. */

@@ -17,6 +17,58 @@ export const KIND_DELETED = '\x05';
 
 const PLAIN = /^[\x02-\x7f]*$/;
 
+/**
+ * KeyWriter builds a key in a scratch buffer and returns it as one flat string. Concatenating
+ * with + would leave a tree of V8 "cons" strings (tens of bytes per node) and garbage for every
+ * piece; keys kept in memory for long (in-memory index tables, cache keys) are built here.
+ * One shared instance; each build runs start to done() synchronously.
+ */
+class KeyWriter {
+  #buf = Buffer.allocUnsafe(4096);
+  #len = 0;
+
+  start(): this {
+    this.#len = 0;
+    return this;
+  }
+
+  #ensure(n: number): void {
+    if (this.#len + n <= this.#buf.length) return;
+    const next = Buffer.allocUnsafe(2 * (this.#len + n));
+    this.#buf.copy(next, 0, 0, this.#len);
+    this.#buf = next;
+  }
+
+  /** raw appends a binary string (chars < 256) as is. */
+  raw(bin: string): this {
+    this.#ensure(bin.length);
+    this.#len += this.#buf.write(bin, this.#len, 'latin1');
+    return this;
+  }
+
+  /** text appends encodeText(s). */
+  text(s: string): this {
+    if (PLAIN.test(s)) {
+      this.#ensure(s.length + 1);
+      this.#len += this.#buf.write(s, this.#len, 'latin1');
+      this.#buf[this.#len++] = 0;
+      return this;
+    }
+    return this.raw(encodeText(s));
+  }
+
+  done(): string {
+    return this.#buf.toString('latin1', 0, this.#len);
+  }
+}
+
+const kw = new KeyWriter();
+
+/** flat returns s as one flat string (see KeyWriter). */
+export function flat(s: string): string {
+  return kw.start().raw(s).done();
+}
+
 /** encodeText returns the escaped, 0x00-terminated binary form of s. */
 export function encodeText(s: string): string {
   if (PLAIN.test(s)) return s + '\x00';
@@ -90,9 +142,9 @@ export function readDayKey(bin: string, pos: number): number {
 
 /** labelsKey is the binary form of a canonical label set: name, value, name, value … each encoded text. */
 export function labelsKey(labels: Labels): string {
-  let s = '';
-  for (const l of labels) s += encodeText(l.name) + encodeText(l.value);
-  return s;
+  kw.start();
+  for (const l of labels) kw.text(l.name).text(l.value);
+  return kw.done();
 }
 
 /** decodeLabelsKey reads labels encoded by labelsKey from bin[pos..end). */
@@ -137,15 +189,18 @@ export function deletedPrefix(tenant: string): string {
 /** seriesItems returns the global items written once when a series is created. */
 export function seriesItems(tenant: string, labels: string, id: number): string[] {
   const idk = idKey(id);
-  return [seriesByLabelsPrefix(tenant, labels) + idk, KIND_LABELS_BY_SERIES + idk + tenant + labels];
+  return [
+    kw.start().raw(KIND_SERIES_BY_LABELS).raw(tenant).raw(labels).raw('\x00').raw(idk).done(),
+    kw.start().raw(KIND_LABELS_BY_SERIES).raw(idk).raw(tenant).raw(labels).done(),
+  ];
 }
 
 /** dayItems returns the per-day items written the first time a series has a sample on a day. */
 export function dayItems(tenant: string, day: number, labels: Labels, id: number): string[] {
   const idk = idKey(id);
-  const prefix = KIND_DAY_LABEL + tenant + dayKey(day);
-  const out: string[] = [KIND_DAY_SERIES + tenant + dayKey(day) + idk];
-  for (const l of labels) out.push(prefix + encodeText(l.name) + encodeText(l.value) + idk);
+  const dk = dayKey(day);
+  const out: string[] = [kw.start().raw(KIND_DAY_SERIES).raw(tenant).raw(dk).raw(idk).done()];
+  for (const l of labels) out.push(kw.start().raw(KIND_DAY_LABEL).raw(tenant).raw(dk).text(l.name).text(l.value).raw(idk).done());
   return out;
 }
 

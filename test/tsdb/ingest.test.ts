@@ -188,8 +188,9 @@ describe('ingestion routes', () => {
   });
 
   it('OpenTSDB telnet and Graphite plaintext over TCP', async () => {
-    await sendTcp(tsdb.receivers.opentsdb!, `put sys.cpu.user ${T} 42.5 host=web01 cpu=0\nput sys.cpu.user ${T + 10} 43 host=web01 cpu=0\n`);
-    await sendTcp(tsdb.receivers.graphite!, `foo.bar.baz;tag1=value1;tag2=value2 123 ${T}\nfoo.bar.qux 0.5 ${T}\n`);
+    // A bad line in the middle of a connection is skipped; the lines after it are stored.
+    await sendTcp(tsdb.receivers.opentsdb!, `put sys.cpu.user ${T} 42.5 host=web01 cpu=0\nversion\nput sys.cpu.user ${T + 10} 43 host=web01 cpu=0\n`);
+    await sendTcp(tsdb.receivers.graphite!, `foo.bar.baz;tag1=value1;tag2=value2 123 ${T}\nfoo.bar.bad abc ${T}\nfoo.bar.qux 0.5 ${T}\n`);
     await expect.poll(() => stored('{__name__=~"sys.cpu.user|foo.bar.+"}'), { timeout: 5_000 }).toEqual({
       'foo.bar.baz{tag1="value1",tag2="value2"}': [[TMS, 123]], 'foo.bar.qux{}': [[TMS, 0.5]], 'sys.cpu.user{cpu="0",host="web01"}': [[TMS, 42.5], [TMS + 10_000, 43]],
     });

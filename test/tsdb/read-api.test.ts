@@ -230,5 +230,10 @@ describe('the rollup result cache', () => {
     expect((await post(`${tsdb.base}/api/v1/admin/tsdb/delete_series?match[]=rd_req_total{job="b"}`)).status).toBe(204);
     const afterDelete = await same();
     expect(afterDelete.result.map((s) => s.metric.job)).toEqual(['a']);
+    // And the reset route empties it.
+    const entries = async () => metricValue((await get(`${tsdb.base}/metrics`)).text, 'tsdb_rollup_result_cache_entries');
+    await expect.poll(entries, { timeout: 2_000 }).toBeGreaterThan(0);
+    expect((await fetch(`${tsdb.base}/internal/resetRollupResultCache`, { method: 'HEAD' })).status).toBe(200);
+    await expect.poll(entries, { timeout: 2_000 }).toBe(0);
   });
 });

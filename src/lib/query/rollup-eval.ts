@@ -83,6 +83,7 @@ function runWindows(
   const w: RollupWindow = {
     ts, vs: r.values, lo: 0, hi: 0, start: 0, end: 0, rangeMs, evalTime: 0,
     params: new Array<number>(nParams).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
+    scratch: null,
   };
   const ext = src.extended === null ? undefined : fn.extended;
   const smoothed = src.extended === 'smoothed';

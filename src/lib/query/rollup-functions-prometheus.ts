@@ -4,6 +4,19 @@ import { QueryError } from './errors.ts';
 import { KahanSum, linearRegression, mean, quantile, variance } from './math.ts';
 import type { RollupFunction, RollupWindow } from './rollup-window.ts';
 
+/**
+ * resetCorrections: c[i] = Σ vs[j-1] over the counter resets at j ≤ i, so the correction of a
+ * window [lo, hi) is c[hi-1] - c[lo], in O(1) per window. Empty when the series never resets.
+ */
+function resetCorrections(vs: Float64Array): Float64Array {
+  let any = false;
+  for (let i = 1; i < vs.length && !any; i++) any = vs[i]! < vs[i - 1]!;
+  if (!any) return new Float64Array(0);
+  const c = new Float64Array(vs.length);
+  for (let i = 1; i < vs.length; i++) c[i] = c[i - 1]! + (vs[i]! < vs[i - 1]! ? vs[i - 1]! : 0);
+  return c;
+}
+
 // extrapolatedRate implements rate/increase/delta: the change over the window, corrected for
 // counter resets, extrapolated towards the window edges when samples come close to them.
 function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean): number {
@@ -11,7 +24,8 @@ function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean):
   const last = hi - 1;
   let result = vs[last]! - vs[lo]!;
   if (isCounter) {
-    for (let i = lo + 1; i < hi; i++) if (vs[i]! < vs[i - 1]!) result += vs[i - 1]!;
+    const corrections = w.scratch ?? (w.scratch = resetCorrections(vs));
+    if (corrections.length > 0) result += corrections[last]! - corrections[lo]!;
   }
   let toStart = (ts[lo]! - w.start) / 1000;
   let toEnd = (w.end - ts[last]!) / 1000;

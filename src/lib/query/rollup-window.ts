@@ -24,6 +24,11 @@ export interface RollupWindow {
   strParams: string[];
   /** stepMs: the query step (ms). */
   stepMs: number;
+  /**
+   * scratch: per-series state a function may compute once and reuse for every window of the
+   * series (the engine resets it to null for each series).
+   */
+  scratch: Float64Array | null;
 }
 
 /**

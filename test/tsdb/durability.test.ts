@@ -64,32 +64,68 @@ const WRITERS: readonly Writer[] = [
 /** sampleKey is the key samplesOf uses for one sample of writer w. */
 const sampleKey = (name: string, w: number, s: number, ts: number): string => `${labelsKey({ __name__: name, s: String(s), w: String(w) })}@${ts}`;
 
-/** runWriters posts batches from every writer (two of each format) until stopped; it records acknowledged batches. */
+/**
+ * runWriters posts batches from six writers (two per format) until stopped or cut off. It records
+ * acknowledged (204) batches, requests the network cut (failures), and any other answer (rejected).
+ */
 function runWriters(base: string) {
   const acked: Array<{ w: number; b: number }> = [];
   const failures: string[] = [];
+  const rejected: string[] = [];
   let stopped = false;
   const loops = [0, 1, 2, 3, 4, 5].map(async (w) => {
     const writer = WRITERS[w % WRITERS.length]!;
     for (let b = 0; !stopped; b++) {
       let res: Response;
+      let text: string;
       try {
         res = await writer.send(base, w, b);
-        await res.arrayBuffer();
+        text = await res.text();
       } catch (err) {
         failures.push(`${writer.name} w=${w} b=${b}: ${(err as Error).message}`);
         return;
       }
-      if (res.status !== 204) throw new Error(`${writer.name} w=${w} b=${b}: status ${res.status}`);
+      if (res.status !== 204) {
+        rejected.push(`${writer.name} w=${w} b=${b}: status ${res.status}: ${text}`);
+        return;
+      }
       acked.push({ w, b });
     }
   });
-  return { acked, failures, stop: async () => { stopped = true; await Promise.allSettled(loops); }, done: Promise.all(loops) };
+  const stop = async () => {
+    stopped = true;
+    await Promise.all(loops);
+  };
+  return { acked, failures, rejected, stop };
 }
 
 const ALL = '{__name__=~"dur_.+"}';
 
-describe('tsdb durability across SIGKILL', () => {
+/** expectAcked checks that t holds every acknowledged batch exactly, and nothing any writer did not send. */
+async function expectAcked(t: Tsdb, acked: ReadonlyArray<{ w: number; b: number }>): Promise<void> {
+  const exported = await exportSeries(t.base, ALL, { start: '0' });
+  const stored = samplesOf(exported);
+  let missing = 0;
+  let wrong = 0;
+  for (const { w, b } of acked) {
+    const name = WRITERS[w % WRITERS.length]!.name;
+    for (const ts of tsOf(b)) {
+      for (let s = 0; s < SERIES_PER_BATCH; s++) {
+        const v = stored.get(sampleKey(name, w, s, ts));
+        if (v === undefined) missing++;
+        else if (!Object.is(v, valueOf(w, s, ts))) wrong++;
+      }
+    }
+  }
+  expect({ missing, wrong }).toEqual({ missing: 0, wrong: 0 });
+  // Whatever else came back is a sample some writer sent, with its exact value.
+  for (const { metric, timestamps, values } of exported) {
+    const bad = timestamps.filter((ts, i) => !Object.is(values[i], valueOf(Number(metric.w), Number(metric.s), ts)));
+    expect(bad).toEqual([]);
+  }
+}
+
+describe('tsdb durability under a stream of writes', () => {
   it('keeps every acknowledged sample of concurrent writers when killed mid-stream', async () => {
     const dir = await makeTempDir('dur-kill');
     const t1 = await startTsdb(dir);
@@ -98,31 +134,27 @@ describe('tsdb durability across SIGKILL', () => {
     await sleep(2_600);
     await t1.kill();
     await writers.stop();
+    expect(writers.rejected).toEqual([]);
     // The kill cut requests in flight: proof that it landed in the middle of the stream.
     expect(writers.failures.length).toBeGreaterThan(0);
     expect(writers.acked.length).toBeGreaterThan(20);
 
     const t2 = await startTsdb(dir);
-    const exported = await exportSeries(t2.base, ALL, { start: '0' });
-    const stored = samplesOf(exported);
-    let missing = 0;
-    let wrong = 0;
-    for (const { w, b } of writers.acked) {
-      const name = WRITERS[w % WRITERS.length]!.name;
-      for (const ts of tsOf(b)) {
-        for (let s = 0; s < SERIES_PER_BATCH; s++) {
-          const v = stored.get(sampleKey(name, w, s, ts));
-          if (v === undefined) missing++;
-          else if (!Object.is(v, valueOf(w, s, ts))) wrong++;
-        }
-      }
-    }
-    expect({ missing, wrong }).toEqual({ missing: 0, wrong: 0 });
-    // Whatever else came back is a sample some writer sent, with its exact value.
-    for (const { metric, timestamps, values } of exported) {
-      const bad = timestamps.filter((ts, i) => !Object.is(values[i], valueOf(Number(metric.w), Number(metric.s), ts)));
-      expect(bad).toEqual([]);
-    }
+    await expectAcked(t2, writers.acked);
+  });
+
+  it('keeps every acknowledged sample when stopped with SIGTERM mid-stream, and exits 0', async () => {
+    const dir = await makeTempDir('dur-term');
+    const t1 = await startTsdb(dir);
+    const writers = runWriters(t1.base);
+    await sleep(1_500);
+    expect(await t1.stop()).toBe(0);
+    await writers.stop();
+    // Requests in flight at SIGTERM were answered; later ones found the server gone.
+    expect(writers.rejected).toEqual([]);
+    expect(writers.acked.length).toBeGreaterThan(10);
+    const t2 = await startTsdb(dir);
+    await expectAcked(t2, writers.acked);
   });
 
   it('keeps the data intact when killed during a merge', async () => {

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { native, remotewrite } from '../../src/lib/protoparser/index.ts';
 import { STALE_NAN } from '../../src/lib/storageapi/index.ts';
-import { exportSeries, get, getJson, post, type Series } from './client.ts';
+import { exportSeries, get, post, type Series } from './client.ts';
 import { killAll, makeTempDir, removeTempDirs, startTsdb, type Tsdb } from './harness.ts';
 
 // Fixed timestamps (2023-11-14) need a long retention: rows older than it are dropped at write.

@@ -86,14 +86,14 @@ export class WorkerRunner implements BackgroundRunner {
     return w;
   }
 
-  #call<T>(msg: (id: number) => WorkerMessage, signal?: AbortSignal): Promise<T> {
+  #call<T>(msg: (id: number) => WorkerMessage, signal?: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('storage background worker is closed'));
     const w = this.#start();
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       w.ref();
-      w.postMessage(msg(id));
+      w.postMessage(msg(id), transfer);
       signal?.addEventListener('abort', () => w.postMessage({ type: 'abort', id } satisfies WorkerMessage), { once: true });
     });
   }
@@ -108,7 +108,8 @@ export class WorkerRunner implements BackgroundRunner {
   }
 
   indexFlush(req: IndexFlushRequest): Promise<string> {
-    return this.#call((id) => ({ type: 'indexFlush', id, req }));
+    // The packed items move to the worker without a copy.
+    return this.#call((id) => ({ type: 'indexFlush', id, req }), undefined, [req.items.buffer as ArrayBuffer]);
   }
 
   indexMerge(req: IndexMergeRequest, signal: AbortSignal): Promise<string> {

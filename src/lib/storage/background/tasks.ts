@@ -49,7 +49,8 @@ export interface MergeRequest {
 /** IndexFlushRequest asks to write sorted items as an index part of dir. */
 export interface IndexFlushRequest {
   readonly dir: string;
-  readonly items: readonly string[];
+  /** items, sorted, packed by packItems: one transferable buffer instead of many strings to clone. */
+  readonly items: Uint8Array;
   readonly maxSeriesId: number;
   readonly zstdLevel: number;
 }
@@ -111,8 +112,33 @@ export async function runMerge(req: MergeRequest, signal: AbortSignal, cache: Lr
 /** runIndexFlush performs an IndexFlushRequest; returns the new part's name. */
 export async function runIndexFlush(req: IndexFlushRequest): Promise<string> {
   return writeIndexPart(req.dir, req.zstdLevel, req.maxSeriesId, async (w) => {
-    for (const item of req.items) w.add(item);
+    unpackItems(req.items, (item) => w.add(item));
   });
+}
+
+/** packItems writes items (binary strings) into one buffer: per item a u32 length and its bytes. */
+export function packItems(items: readonly string[]): Uint8Array {
+  let total = 0;
+  for (const it of items) total += 4 + it.length;
+  const buf = Buffer.allocUnsafeSlow(total);
+  let pos = 0;
+  for (const it of items) {
+    buf.writeUInt32LE(it.length, pos);
+    pos += 4;
+    pos += buf.write(it, pos, 'latin1');
+  }
+  return buf;
+}
+
+/** unpackItems calls fn with every item packed by packItems, in order. */
+export function unpackItems(packed: Uint8Array, fn: (item: string) => void): void {
+  const buf = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+  for (let pos = 0; pos < buf.length; ) {
+    const len = buf.readUInt32LE(pos);
+    pos += 4;
+    fn(buf.toString('latin1', pos, pos + len));
+    pos += len;
+  }
 }
 
 /** runIndexMerge performs an IndexMergeRequest; returns the new part's name. */

@@ -6,6 +6,7 @@ import type { StorageLogger } from '../logger.ts';
 import type { LruCache } from '../lru-cache.ts';
 import { ManifestWriter, readManifest, writeManifest } from '../manifest.ts';
 import type { BackgroundRunner } from '../background/runner.ts';
+import { packItems } from '../background/tasks.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from '../merge-policy.ts';
 import { MergedCursor, PartCursor } from './cursor.ts';
 import { IndexPart } from './index-part.ts';
@@ -201,7 +202,7 @@ export class IndexTable {
    */
   async flush(mt: MemTable): Promise<void> {
     if (mt.itemsCount > 0) {
-      const items = mt.sorted();
+      const items = packItems(mt.sorted());
       const name = await this.#opts.runner.indexFlush({ dir: this.dir, items, maxSeriesId: mt.maxSeriesId, zstdLevel: this.#opts.zstdLevel });
       this.#parts.push(IndexPart.open(this.dir, name, this.#opts.cache));
       this.#frozen = this.#frozen.filter((m) => m !== mt);

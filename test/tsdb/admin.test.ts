@@ -90,19 +90,29 @@ describe('snapshots', () => {
     const partFiles = files.filter((f) => /^(data\/\d{4}_\d{2}|indexdb)\/[0-9a-f]{24}\//.test(f));
     expect(partFiles.length).toBeGreaterThan(0);
     expect(files.filter((f) => f.startsWith('wal/') || f === 'flock.lock')).toEqual([]);
+    let compared = 0;
     for (const f of partFiles) {
-      const [snap, live] = await Promise.all([stat(join(snapDir, f)), stat(join(tsdb.dataDir, f))]);
-      expect({ f, ino: snap.ino, links: snap.nlink >= 2 }).toEqual({ f, ino: live.ino, links: true });
+      const [snap, live] = await Promise.all([stat(join(snapDir, f)), stat(join(tsdb.dataDir, f)).catch(() => undefined)]);
+      // A background index merge may already have replaced a live index part; data parts stay (all merged above).
+      if (live === undefined && f.startsWith('indexdb/')) continue;
+      expect({ f, ino: snap.ino, links: snap.nlink >= 2 }).toEqual({ f, ino: live?.ino, links: true });
+      compared++;
     }
+    expect(compared).toBeGreaterThanOrEqual(5);
+
+    // A row only in the in-memory buffer: creating a snapshot flushes it first.
+    await load(tsdb, `snap_c 1 ${T0}`);
+    const second = await getJson<{ snapshot: string }>(`${tsdb.base}/snapshot/create`);
     const before = await exportSeries(tsdb.base, '{__name__=~"snap_.+|del_.+"}', { start: '0' });
     // Data written after the snapshot is not in it.
     await load(tsdb, `snap_after 1 ${T0}`);
 
     const copy = join(await makeTempDir('admin-snapcopy'), 'data');
-    await cp(snapDir, copy, { recursive: true });
+    await cp(join(tsdb.dataDir, 'snapshots', second.snapshot), copy, { recursive: true });
     const restored = await startTsdb(copy);
     expect(await exportSeries(restored.base, '{__name__=~"snap_.+|del_.+"}', { start: '0' })).toEqual(before);
     expect(before.length).toBeGreaterThan(50);
+    expect(before.map((s) => s.metric.__name__)).toContain('snap_c');
     await restored.stop();
   });
 });

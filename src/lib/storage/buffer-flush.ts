@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { normalizeSamples } from './dedup.ts';
 import { newPartName } from './fs-util.ts';
@@ -96,9 +95,4 @@ function unionSeriesIds(buffers: readonly BufferSource[]): Float64Array {
   for (const b of buffers) for (const id of b.seriesIds()) all.push(id);
   const a = Float64Array.from(new Set(all)).sort();
   return a;
-}
-
-/** partDirIn joins a partition's tmp dir and a part name (helper for tmpDirOf). */
-export function partDirIn(dataDir: string, partition: string, partName: string): string {
-  return join(dataDir, partition, 'tmp', partName);
 }

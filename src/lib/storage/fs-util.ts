@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { open as openAsync, rename as renameAsync } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { errorMessage } from './errors.ts';
 
 /** fsyncDir makes a directory's entries (creations, renames, removals) durable. */
@@ -186,6 +186,3 @@ export class BufferedFile {
     }
   }
 }
-
-/** joinAll is path.join for readability at call sites that build part paths. */
-export const joinPath = join;

@@ -30,10 +30,6 @@ export class CacheGroup {
     this.#members.add(c);
   }
 
-  unregister(c: GenCache<unknown>): void {
-    this.#members.delete(c);
-  }
-
   /** hits and misses sum the members' counters. */
   get hits(): number {
     let n = 0;

@@ -5,8 +5,6 @@ import { CorruptDataError } from '../errors.ts';
 // arithmetic above it.
 
 const TWO_31 = 2 ** 31;
-/** MAX_ZIGZAG_ABS bounds the magnitude of a value writeVarint can encode exactly. */
-export const MAX_ZIGZAG_ABS = 2 ** 52;
 
 /**
  * ByteWriter appends little-endian binary data to a growing buffer. Not safe for concurrent use

@@ -181,11 +181,6 @@ export function dayPrefix(kind: string, tenant: string, day: number): string {
   return kind + tenant + dayKey(day);
 }
 
-/** deletedPrefix prefixes the deletion markers of a tenant ('' for all tenants). */
-export function deletedPrefix(tenant: string): string {
-  return KIND_DELETED + tenant;
-}
-
 /** seriesItems returns the global items written once when a series is created. */
 export function seriesItems(tenant: string, labels: string, id: number): string[] {
   const idk = idKey(id);

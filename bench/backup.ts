@@ -129,6 +129,7 @@ try {
       for (const peer of peers) {
         process.stderr.write(`bench/backup: ${peer.name} to ${t}, repetition ${rep + 1}\n`);
         rows.push(await measure(peer, target, rep));
+        writeFileSync(join(work, 'backup-bench.json'), JSON.stringify(rows, null, 2));
       }
     }
   }

@@ -59,9 +59,10 @@ export interface S3RemoteOptions {
   /** configProfile is the profile to use in those files (`-configProfile`). */
   readonly configProfile?: string | undefined;
   /**
-   * partSize is the multipart chunk size in bytes (≥ 5 MiB); default 16 MiB. Backup parts up to
-   * this size go in one PUT. Each upload buffers about partSize × (queueSize + 1) bytes, so with
-   * `-concurrency` workers memory use is about that times the concurrency (≈ 480 MiB by default).
+   * partSize is the multipart chunk size in bytes (≥ 5 MiB); default 8 MiB, the AWS CLI's
+   * multipart_chunksize. Backup parts up to this size go in one PUT. Each upload buffers about
+   * partSize × (queueSize + 1) bytes, so with `-concurrency` workers memory use is about that
+   * times the concurrency (≈ 240 MiB by default); a 1 GiB part is 128 requests.
    */
   readonly partSize?: number | undefined;
   /** queueSize is how many chunks of one upload are sent in parallel; default 2. */
@@ -75,6 +76,6 @@ export interface S3RemoteOptions {
 /** MIN_S3_PART_SIZE is the smallest multipart chunk S3 accepts. */
 export const MIN_S3_PART_SIZE = 5 * 1024 * 1024;
 /** DEFAULT_S3_PART_SIZE is the default multipart chunk size. */
-export const DEFAULT_S3_PART_SIZE = 16 * 1024 * 1024;
+export const DEFAULT_S3_PART_SIZE = 8 * 1024 * 1024;
 /** DEFAULT_S3_QUEUE_SIZE is the default number of chunks of one upload in flight. */
 export const DEFAULT_S3_QUEUE_SIZE = 2;

@@ -37,7 +37,7 @@ export function classifyInsertError(err: unknown): InsertError {
   if (err instanceof common.ParseError) return new InsertError('ERR_INSERT_BAD_DATA', e.message, { cause: err });
   if (err instanceof LimitExceededError) {
     // Storage names flags with their dash ("-maxLabelsPerTimeseries"); accept both spellings.
-    const flag = `-${err.flag.replace(/^-+/, '')}`;
+    const flag = `-${err.flag}`;
     return new InsertError('ERR_INSERT_LIMIT', e.message.includes(flag) ? e.message : `${e.message} (see ${flag})`, { cause: err });
   }
   return new InsertError('ERR_INSERT_INTERNAL', `cannot insert rows: ${e?.message ?? String(err)}`, { cause: err });

@@ -94,7 +94,7 @@ export function toApiError(err: unknown, signal?: AbortSignal): ApiError {
   if (err instanceof QueryError) return new ApiError(err.kind, err.message, { cause: err });
   if (err instanceof LimitExceededError) {
     // The engines name flags with their dash ("-search.maxSeries"); accept both spellings.
-    const flag = `-${err.flag.replace(/^-+/, '')}`;
+    const flag = `-${err.flag}`;
     const msg = err.message.includes(flag) ? err.message : `${err.message}; see ${flag}`;
     return new ApiError('limit', msg, { cause: err });
   }

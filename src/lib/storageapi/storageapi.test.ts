@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LimitExceededError } from './errors.ts';
 import { STALE_NAN, isStaleNaN } from './stale.ts';
 
 describe('isStaleNaN', () => {
@@ -14,5 +15,12 @@ describe('isStaleNaN', () => {
     const a = new Float64Array(1);
     a[0] = STALE_NAN;
     expect(isStaleNaN(a[0]!)).toBe(true);
+  });
+});
+
+describe('LimitExceededError', () => {
+  it('names the flag without a leading dash however the thrower spelled it', () => {
+    expect(new LimitExceededError('x', '-search.maxSeries', 1).flag).toBe('search.maxSeries');
+    expect(new LimitExceededError('x', 'search.maxSeries', 1).flag).toBe('search.maxSeries');
   });
 });

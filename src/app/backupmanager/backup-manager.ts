@@ -66,8 +66,10 @@ export async function initBackupManager(o: ServeOptions, deps: BackupManagerDeps
     runner,
     startSchedule: () => scheduler.start(),
     async stop() {
-      await scheduler.stop();
+      // The schedule may be waiting for a run to end: end the schedule and the run together.
+      const scheduleStopped = scheduler.stop();
       await runner.stop();
+      await scheduleStopped;
       await dst.close();
     },
   };

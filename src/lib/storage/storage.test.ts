@@ -208,9 +208,9 @@ describe('Storage limits and validation', () => {
       else expect((err as LimitExceededError).flag).toBe(flag);
       expect(String(err)).toMatch(pattern);
     };
-    await f([row({ __name__: 'ok1' }, T0, 1), row({ __name__: 'x', a: '1', b: '2', c: '3' }, T0, 1)], '-maxLabelsPerTimeseries', /rejected 1 of 2 rows/);
-    await f([row({ __name__: 'ok2', a: '123456789' }, T0, 1)], '-maxLabelValueLen', /longer than -maxLabelValueLen=8/);
-    await f([row({ __name__: 'ok2', abcdefghij: '1' }, T0, 1)], '-maxLabelValueLen', /-maxLabelValueLen/);
+    await f([row({ __name__: 'ok1' }, T0, 1), row({ __name__: 'x', a: '1', b: '2', c: '3' }, T0, 1)], 'maxLabelsPerTimeseries', /rejected 1 of 2 rows/);
+    await f([row({ __name__: 'ok2', a: '123456789' }, T0, 1)], 'maxLabelValueLen', /longer than -maxLabelValueLen=8/);
+    await f([row({ __name__: 'ok2', abcdefghij: '1' }, T0, 1)], 'maxLabelValueLen', /-maxLabelValueLen/);
     await f([row({ __name__: 'x' }, Number.NaN, 1)], undefined, /invalid timestamp/);
     await f([{ labels: [{ name: '__name__', value: 'd' }, { name: '__name__', value: 'e' }], timestamp: T0, value: 1 }], undefined, /twice/);
     await f([{ labels: [{ name: 'a', value: '' }], timestamp: T0, value: 1 }], undefined, /no labels/);

@@ -11,9 +11,10 @@ import { SamplesRecord, appendSeriesRecord } from './wal-record.ts';
 /** MAX_VALID_TIMESTAMP is the last ms of year 9999; timestamps must be in [0, this]. */
 export const MAX_VALID_TIMESTAMP = 253_402_300_799_999;
 
-const LIMIT_FLAGS: Partial<Record<RejectReason, '-maxLabelsPerTimeseries' | '-maxLabelValueLen'>> = {
-  too_many_labels: '-maxLabelsPerTimeseries',
-  label_too_long: '-maxLabelValueLen',
+// Flag names as LimitExceededError carries them: without the dash.
+const LIMIT_FLAGS: Partial<Record<RejectReason, 'maxLabelsPerTimeseries' | 'maxLabelValueLen'>> = {
+  too_many_labels: 'maxLabelsPerTimeseries',
+  label_too_long: 'maxLabelValueLen',
 };
 
 /** Rejections collects why rows of one call were not stored. */

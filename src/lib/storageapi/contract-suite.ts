@@ -145,7 +145,7 @@ export function describeStorageApiContract(name: string, factory: () => Promise<
       await fixture(api);
       const err = await api.searchLabelSets(q([[mt('__name__', '=~', '.+')]], DEFAULT_TENANT, 3), 0, never()).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LimitExceededError);
-      expect((err as LimitExceededError).flag).toBe('-search.maxUniqueTimeseries');
+      expect((err as LimitExceededError).flag).toBe('search.maxUniqueTimeseries');
       expect(await api.searchLabelSets(q([[mt('__name__', '=~', '.+')]], DEFAULT_TENANT, 4), 0, never())).toHaveLength(4);
     });
 
@@ -172,7 +172,7 @@ export function describeStorageApiContract(name: string, factory: () => Promise<
         ])
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LimitExceededError);
-      expect((err as LimitExceededError).flag).toBe('-maxLabelsPerTimeseries');
+      expect((err as LimitExceededError).flag).toBe('maxLabelsPerTimeseries');
       expect(await api.labelValues(q([]), '__name__', 0, never())).toEqual(['ok']);
     });
 

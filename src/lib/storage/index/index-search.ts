@@ -17,7 +17,7 @@ export interface IndexQuery {
 }
 
 /** MAX_SERIES_FLAG names the flag behind SearchQuery.maxSeries. */
-export const MAX_SERIES_FLAG = '-search.maxUniqueTimeseries';
+export const MAX_SERIES_FLAG = 'search.maxUniqueTimeseries';
 
 // After this many items a scan checks for cancellation.
 const CHECK_EVERY = 4096;
@@ -151,7 +151,7 @@ function withoutDeleted(q: IndexQuery, ids: Float64Array): Float64Array {
 function checkMax(n: number, maxSeries: number): void {
   if (maxSeries > 0 && n > maxSeries) {
     throw new LimitExceededError(
-      `the search matches more than ${maxSeries} series; narrow the selector or the time range, or raise ${MAX_SERIES_FLAG}`,
+      `the search matches more than ${maxSeries} series; narrow the selector or the time range, or raise -${MAX_SERIES_FLAG}`,
       MAX_SERIES_FLAG,
       maxSeries,
     );

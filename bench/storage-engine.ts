@@ -159,6 +159,16 @@ async function main(): Promise<void> {
   const m0 = performance.now();
   await s.forceMerge();
   const mergeMs = performance.now() - m0;
+  // Read everything back once: one series at a time, as a query would.
+  const q0 = performance.now();
+  let readSamples = 0;
+  let readSeries = 0;
+  const all = { tenant, matcherSets: [[{ name: '__name__', type: '=~' as const, value: 'node_.*' }]], timeRange: { minTimestamp: start, maxTimestamp: now }, maxSeries: 0 };
+  for await (const x of s.searchSeries(all, new AbortController().signal)) {
+    readSamples += x.timestamps.length;
+    readSeries++;
+  }
+  const readMs = performance.now() - q0;
   const st = s.stats();
   const dataBytes = dirBytes(join(dir, 'data'));
   const indexBytes = dirBytes(join(dir, 'indexdb'));
@@ -173,6 +183,7 @@ async function main(): Promise<void> {
   console.log(`ingest wall (+flush): ${fmt(rows / (ingestWall / 1000))} rows/s (${fmt(ingestWall)} ms)`);
   console.log(`ingest CPU:          main thread ${fmt(mainCpu)} ms (bench data generation included), other threads ${fmt(procCpu - mainCpu)} ms (flushes, merges, GC)`);
   console.log(`forceMerge:          ${fmt(mergeMs)} ms`);
+  console.log(`read back:           ${readSeries} series, ${fmt(readSamples / (readMs / 1000))} samples/s (${fmt(readMs)} ms)`);
   console.log(`bytes/sample:        ${fmt((dataBytes + indexBytes) / rows)} (data ${fmt(dataBytes / rows)}, index ${fmt(indexBytes / rows)}); parts ${st.tiers.small.parts + st.tiers.big.parts}`);
   console.log(`peak RSS:            ${fmt(peakRss / 2 ** 20)} MiB (after ingestion ${fmt(rssAfterIngest / 2 ** 20)} MiB)`);
   const mib = (n: number) => fmt(n / 2 ** 20);

@@ -63,10 +63,10 @@ describe('query limits and statistics', () => {
   };
 
   it('raises LimitExceededError naming the flag', async () => {
-    await fails('gauge', { maxPointsPerTimeseries: 100 }, '-search.maxPointsPerTimeseries', true);
-    await fails('max_over_time(gauge[10m:1s])', { maxPointsPerTimeseries: 100 }, '-search.maxPointsPerTimeseries');
-    await fails('sum_over_time(gauge[10m])', { maxSamples: 5 }, '-search.maxSamplesPerQuery');
-    await fails('gauge', { maxSeries: 2 }, '-search.maxUniqueTimeseries');
+    await fails('gauge', { maxPointsPerTimeseries: 100 }, 'search.maxPointsPerTimeseries', true);
+    await fails('max_over_time(gauge[10m:1s])', { maxPointsPerTimeseries: 100 }, 'search.maxPointsPerTimeseries');
+    await fails('sum_over_time(gauge[10m])', { maxSamples: 5 }, 'search.maxSamplesPerQuery');
+    await fails('gauge', { maxSeries: 2 }, 'search.maxUniqueTimeseries');
   });
 
   it('fetches identical selectors once and counts fetched series', async () => {

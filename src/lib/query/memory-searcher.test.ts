@@ -69,7 +69,7 @@ describe('MemorySearcher storage', () => {
   it('rejects a search over the series limit naming the flag', async () => {
     const q = { tenant: T, matcherSets: [], timeRange: { minTimestamp: 0, maxTimestamp: 5000 }, maxSeries: 2 };
     const it = db().searchSeries(q, signal)[Symbol.asyncIterator]();
-    await expect(it.next()).rejects.toSatisfy((e: unknown) => e instanceof LimitExceededError && e.flag === '-search.maxUniqueTimeseries');
+    await expect(it.next()).rejects.toSatisfy((e: unknown) => e instanceof LimitExceededError && e.flag === 'search.maxUniqueTimeseries');
   });
 
   it('stops when the signal is aborted', async () => {

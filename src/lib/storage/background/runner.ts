@@ -48,7 +48,8 @@ interface Pending {
 
 /**
  * WorkerRunner sends requests to one worker thread (started on first use, restarted after it
- * dies). The worker keeps the process alive only while a request is pending.
+ * dies; after three deaths without ever answering, it runs requests inline). The worker keeps
+ * the process alive only while a request is pending.
  */
 export class WorkerRunner implements BackgroundRunner {
   readonly #logger: StorageLogger;
@@ -56,17 +57,27 @@ export class WorkerRunner implements BackgroundRunner {
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
+  // Workers that died without ever answering; after a few, work runs on this thread instead
+  // (an environment that cannot start workers must still flush).
+  #deadStarts = 0;
+  #answered = false;
+  #inline: InlineRunner | undefined;
 
-  constructor(logger: StorageLogger) {
+  readonly #url: URL;
+
+  /** url is the worker's entry module (tests point it elsewhere). */
+  constructor(logger: StorageLogger, url = new URL('./worker-main.ts', import.meta.url)) {
     this.#logger = logger;
+    this.#url = url;
   }
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
     // A small young generation keeps the worker's heap (and the process RSS) small; its work
     // allocates mostly short-lived typed arrays and buffers.
-    const w = new Worker(new URL('./worker-main.ts', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    const w = new Worker(this.#url, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     w.on('message', (r: WorkerReply) => {
+      this.#answered = true;
       const p = this.#pending.get(r.id);
       if (!p) return;
       this.#pending.delete(r.id);
@@ -77,6 +88,10 @@ export class WorkerRunner implements BackgroundRunner {
     w.on('error', (err) => this.#logger.error({ err: err.message }, 'storage background worker failed'));
     w.on('exit', (code) => {
       this.#worker = undefined;
+      if (!this.#answered && ++this.#deadStarts >= 3 && !this.#closed) {
+        this.#logger.error({ code }, 'storage background worker cannot start; flushing and merging on the main thread instead');
+        this.#inline = new InlineRunner();
+      }
       const failed = [...this.#pending.values()];
       this.#pending.clear();
       for (const p of failed) p.reject(new Error(`storage background worker exited with code ${code}`));
@@ -99,21 +114,25 @@ export class WorkerRunner implements BackgroundRunner {
   }
 
   flush(req: FlushRequest): Promise<WrittenPart[]> {
+    if (this.#inline) return this.#inline.flush(req);
     return this.#call((id) => ({ type: 'flush', id, req }));
   }
 
   merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined> {
     signal.throwIfAborted();
+    if (this.#inline) return this.#inline.merge(req, signal);
     return this.#call((id) => ({ type: 'merge', id, req }), signal);
   }
 
   indexFlush(req: IndexFlushRequest): Promise<string> {
+    if (this.#inline) return this.#inline.indexFlush(req);
     // The packed items move to the worker without a copy.
     return this.#call((id) => ({ type: 'indexFlush', id, req }), undefined, [req.items.buffer as ArrayBuffer]);
   }
 
   indexMerge(req: IndexMergeRequest, signal: AbortSignal): Promise<string> {
     signal.throwIfAborted();
+    if (this.#inline) return this.#inline.indexMerge(req, signal);
     return this.#call((id) => ({ type: 'indexMerge', id, req }), signal);
   }
 

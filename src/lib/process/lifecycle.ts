@@ -20,7 +20,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(3)}s`;
  */
 export function serveUntilSignal(rt: Runtime, components: readonly Component[]): Promise<never> {
   const log = rt.logger;
-  process.on('SIGHUP', () => {
+  rt.onReload(() => {
     log.info('received SIGHUP; reloading configuration');
     for (const c of components) {
       if (c.reload === undefined) continue;

@@ -28,6 +28,8 @@ export interface Runtime {
   readonly server: HttpServer;
   readonly memoryBudget: MemoryBudget;
   readonly stopPushMetrics: () => void;
+  /** onReload registers a SIGHUP handler; SIGHUP is caught from startup on, so an early one never kills the process. */
+  onReload(handler: () => void): void;
 }
 
 /**
@@ -47,6 +49,11 @@ export function startRuntime(o: RuntimeOptions): Runtime {
     usage(`-httpListenAddr.useProxyProtocol is supported only by the gateway and the auth proxy, not by ${o.binary}`);
   }
   const logger = initLogger();
+  const reloaders: Array<() => void> = [];
+  process.on('SIGHUP', () => {
+    if (reloaders.length === 0) logger.info('received SIGHUP; nothing to reload yet');
+    for (const r of reloaders) r();
+  });
   let serverOptions;
   try {
     serverOptions = httpServerOptionsFromFlags(logger, o.metricsPrefix);
@@ -63,7 +70,7 @@ export function startRuntime(o: RuntimeOptions): Runtime {
     processInterner();
     const server = new HttpServer(serverOptions);
     const stopPushMetrics = startPushMetricsFromFlags(logger);
-    return { binary: o.binary, logger, positionals, server, memoryBudget, stopPushMetrics };
+    return { binary: o.binary, logger, positionals, server, memoryBudget, stopPushMetrics, onReload: (h) => void reloaders.push(h) };
   } catch (err) {
     if (err instanceof FlagError) return usage(err.message);
     logger.fatal({ err }, `cannot start ${o.binary}`);

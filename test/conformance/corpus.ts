@@ -3,7 +3,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { runScript, type FileReport } from './runner.ts';
+import { runScript, type FileReport, type RunOptions } from './runner.ts';
 
 export const CORPUS_ROOT = '/work/shared/conformance/promql-testdata';
 export const MAIN_DIR = join(CORPUS_ROOT, 'prometheus-main');
@@ -16,10 +16,10 @@ export interface Totals {
 }
 
 /** runDirectory runs every .test file of dir in name order. */
-export async function runDirectory(dir: string): Promise<FileReport[]> {
+export async function runDirectory(dir: string, run: RunOptions = {}): Promise<FileReport[]> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.test')).sort();
   const out: FileReport[] = [];
-  for (const f of files) out.push(await runScript(basename(f), readFileSync(join(dir, f), 'utf8')));
+  for (const f of files) out.push(await runScript(basename(f), readFileSync(join(dir, f), 'utf8'), run));
   return out;
 }
 

@@ -27,10 +27,20 @@ export interface FileReport {
 const TENANT = { accountID: 0, projectID: 0 };
 const OPTIONS: QueryOptions = { now: () => 0, lookbackDeltaMs: 300_000, subqueryStepMs: 60_000 };
 
+/** RunOptions: closedWindows runs the engine with Prometheus 2 windows (for the v2.42.0 corpus). */
+export interface RunOptions {
+  readonly closedWindows?: boolean;
+}
+
 class FileState {
   readonly db = new MemorySearcher();
+  readonly options: QueryOptions;
   histogramSeries: Labels[] = [];
   startTimestamps = false;
+
+  constructor(run: RunOptions) {
+    this.options = { ...OPTIONS, closedWindows: run.closedWindows === true };
+  }
 
   clear(): void {
     this.db.clear();
@@ -62,10 +72,10 @@ class FileState {
 const isQueryError = (e: unknown): boolean => e instanceof ParseError || e instanceof QueryError || e instanceof LimitExceededError;
 
 async function runQuery(st: FileState, cmd: EvalCommand, mode: 'instant' | 'range' | 'check'): Promise<QueryResult> {
-  if (mode === 'range') return range(st.db, cmd.query, cmd.range!.startMs, cmd.range!.endMs, cmd.range!.stepMs, OPTIONS);
+  if (mode === 'range') return range(st.db, cmd.query, cmd.range!.startMs, cmd.range!.endMs, cmd.range!.stepMs, st.options);
   const t = cmd.instant!.timeMs;
-  if (mode === 'check') return range(st.db, cmd.query, t - 60_000, t + 60_000, 60_000, OPTIONS);
-  return instant(st.db, cmd.query, t, OPTIONS);
+  if (mode === 'check') return range(st.db, cmd.query, t - 60_000, t + 60_000, 60_000, st.options);
+  return instant(st.db, cmd.query, t, st.options);
 }
 
 // evalOnce returns null on success or the mismatch.
@@ -93,9 +103,9 @@ async function evalOnce(st: FileState, cmd: EvalCommand): Promise<Mismatch | nul
 }
 
 /** runScript runs one script's commands and returns its report. */
-export async function runScript(file: string, text: string): Promise<FileReport> {
+export async function runScript(file: string, text: string, run: RunOptions = {}): Promise<FileReport> {
   const report: FileReport = { file, passed: 0, failed: 0, skipped: 0, failures: [], skipReasons: new Map() };
-  const st = new FileState();
+  const st = new FileState(run);
   for (const cmd of parseScript(text)) {
     if (cmd.type === 'clear') st.clear();
     else if (cmd.type === 'load') st.load(cmd);

@@ -2,6 +2,8 @@ import { cpus } from 'node:os';
 import { boolFlag, durationFlag, intFlag, stringFlag } from '../../lib/flags/index.ts';
 
 const maxStalenessInterval = durationFlag('search.maxStalenessInterval', '5m0s', 'Lookback window of instant selectors: the newest sample within it counts (Prometheus lookback delta)');
+const closedWindows = boolFlag('search.closedWindows', false, 'Whether range windows and the lookback include a sample exactly on their left edge ([t-d, t], Prometheus 2 semantics). By default they exclude it ((t-d, t], Prometheus 3 semantics)');
+const defaultSubqueryStep = durationFlag('search.defaultSubqueryStep', '1m0s', 'Step of subqueries written without one (`x[1h:]`), in instant and range queries alike, as Prometheus uses its evaluation_interval (1m by default). 0 uses the range query\'s step (1m for instant queries)');
 const maxPointsPerTimeseries = intFlag('search.maxPointsPerTimeseries', 30_000, 'Most points a range query or subquery may return per series; a query over it gets 422 naming this flag');
 const maxUniqueTimeseries = intFlag('search.maxUniqueTimeseries', 300_000, 'Most series one query may select; a query over it gets 422 naming this flag. 0 disables the limit');
 const maxSamplesPerQuery = intFlag('search.maxSamplesPerQuery', 1_000_000_000, 'Most raw samples one query may read; a query over it gets 422 naming this flag. 0 disables the limit');
@@ -18,6 +20,10 @@ const resetCacheAuthKey = stringFlag('search.resetCacheAuthKey', '', 'Auth key f
 /** SelectLimits are the read-API limits, all from -search.* flags. */
 export interface SelectLimits {
   readonly lookbackDeltaMs: number;
+  /** closedWindows: Prometheus 2 window semantics (see QueryOptions.closedWindows). */
+  readonly closedWindows: boolean;
+  /** defaultSubqueryStepMs: the step of subqueries without one; 0 means the query's step. */
+  readonly defaultSubqueryStepMs: number;
   readonly maxPointsPerTimeseries: number;
   readonly maxUniqueTimeseries: number;
   readonly maxSamplesPerQuery: number;
@@ -33,6 +39,8 @@ export interface SelectLimits {
 export function selectLimitsFromFlags(): SelectLimits {
   return {
     lookbackDeltaMs: maxStalenessInterval.value,
+    closedWindows: closedWindows.value,
+    defaultSubqueryStepMs: defaultSubqueryStep.value,
     maxPointsPerTimeseries: maxPointsPerTimeseries.value,
     maxUniqueTimeseries: maxUniqueTimeseries.value,
     maxSamplesPerQuery: maxSamplesPerQuery.value,

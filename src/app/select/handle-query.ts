@@ -42,6 +42,8 @@ function queryOptions(c: ReadContext, filters: ExtraFilters): QueryOptions {
   const l = c.deps.limits;
   return {
     lookbackDeltaMs: l.lookbackDeltaMs,
+    closedWindows: l.closedWindows,
+    ...(l.defaultSubqueryStepMs > 0 ? { subqueryStepMs: l.defaultSubqueryStepMs } : {}),
     maxPointsPerTimeseries: l.maxPointsPerTimeseries,
     maxSeries: l.maxUniqueTimeseries,
     maxSamples: l.maxSamplesPerQuery,
@@ -88,7 +90,7 @@ export async function handleRangeQuery(c: ReadContext): Promise<RawJson> {
 
 async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, start: number, end: number, step: number, opts: QueryOptions): Promise<QueryResult> {
   const cache = c.deps.cache;
-  const key = JSON.stringify([c.deps.tenant, print(expr), filters, c.deps.limits.lookbackDeltaMs]);
+  const key = JSON.stringify([c.deps.tenant, print(expr), filters, c.deps.limits.lookbackDeltaMs, c.deps.limits.closedWindows, c.deps.limits.defaultSubqueryStepMs]);
   const cutoff = c.now - c.deps.limits.cacheTimestampOffsetMs;
   const lastCacheable = cutoff < start ? start - step : start + Math.floor((cutoff - start) / step) * step;
   const hit = cache.get(key, start, step);

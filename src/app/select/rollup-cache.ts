@@ -85,9 +85,10 @@ function estimateBytes(matrix: readonly SeriesResult[]): number {
   return n;
 }
 
-// Functions whose value at a step depends on other steps of the query range, or that are not
-// deterministic: caching a part of their result would change it.
-const RANGE_DEPENDENT = /^(range_|running_|topk_|bottomk_|sort|keep_last_value$|keep_next_value$|interpolate$|remove_resets$|smooth_exponential$|limit_offset$|rand)/;
+// Functions whose value at a step depends on other steps of the query range, on the query's
+// start or end (start(), end(), range()), or on the clock (now(), rand*): caching a part of
+// their result and reusing it for another range would change it.
+const RANGE_DEPENDENT = /^(range_|running_|topk_|bottomk_|sort|keep_last_value$|keep_next_value$|interpolate$|remove_resets$|smooth_exponential$|limit_offset$|rand|start$|end$|range$|now$)/;
 
 /** isCacheable reports whether a range query's result may be assembled from cached and new steps. */
 export function isCacheable(e: Expr): boolean {
@@ -97,6 +98,8 @@ export function isCacheable(e: Expr): boolean {
     if (Array.isArray(node)) return node.forEach(visit);
     const n = node as { type?: string; func?: string; op?: string; at?: { type: string } | null };
     if ((n.type === 'FunctionCall' || n.type === 'AggregateExpr') && RANGE_DEPENDENT.test(n.func ?? n.op ?? '')) ok = false;
+    // A duration written with range() (`rate(m[range()])`) changes with the query's span.
+    if (n.type === 'DurationCall' && n.func === 'range') ok = false;
     if (n.at !== undefined && n.at !== null && n.at.type !== 'AtTime') ok = false;
     for (const v of Object.values(node)) visit(v);
   };

@@ -55,6 +55,30 @@ describe('range', () => {
   });
 });
 
+describe('closedWindows (Prometheus 2 windows)', () => {
+  // Samples sit on whole minutes, so every window edge below holds a sample.
+  const f = async (query: string, closed: boolean, want: number[]): Promise<void> => {
+    const r = await instant(db, query, 10 * MIN, { ...OPTS, closedWindows: closed });
+    const got = r.type === 'vector' ? r.vector.map((s) => s.value) : r.type === 'matrix' ? r.matrix.flatMap((s) => Array.from(s.values)) : [];
+    expect(got, `${query} closed=${closed}`).toEqual(want);
+  };
+
+  it('includes the sample on the left edge of range windows, the lookback and subqueries', async () => {
+    await f('count_over_time(gauge{job="a"}[2m])', false, [2]);
+    await f('count_over_time(gauge{job="a"}[2m])', true, [3]);
+    await f('gauge{job="a"}[2m]', true, [2, 8, 7]);
+    await f('count_over_time(gauge{job="a"}[3m:1m])', false, [3]);
+    await f('count_over_time(gauge{job="a"}[3m:1m])', true, [4]);
+    // The lookback: at 20m the last sample (10m) is exactly one lookback delta old.
+    const at20 = async (closed: boolean): Promise<number[]> => {
+      const r = await instant(db, 'gauge{job="a"}', 20 * MIN, { ...OPTS, lookbackDeltaMs: 10 * MIN, closedWindows: closed });
+      return r.type === 'vector' ? r.vector.map((s) => s.value) : [];
+    };
+    expect(await at20(false)).toEqual([]);
+    expect(await at20(true)).toEqual([7]);
+  });
+});
+
 describe('query limits and statistics', () => {
   const fails = async (query: string, opts: Partial<QueryOptions>, flag: string, isRange = false): Promise<void> => {
     const o = { ...OPTS, ...opts };

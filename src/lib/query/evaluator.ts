@@ -48,7 +48,7 @@ async function matrixAt(e: MatrixSelector, grid: Grid, st: QueryState): Promise<
     const raw = await fetchRaw(sel, end - rangeMs - lb + 1, end + (sel.extended === 'smoothed' ? lb : 0), st);
     return raw.map((r) => extendRange(withoutStale(r), end - rangeMs, end, sel.extended === 'smoothed')).filter((r) => r.timestamps.length > 0);
   }
-  const raw = await fetchRaw(sel, end - rangeMs + 1, end, st);
+  const raw = await fetchRaw(sel, end - rangeMs - st.opts.edgeMs + 1, end, st);
   return raw.map(withoutStale).filter((r) => r.timestamps.length > 0);
 }
 

@@ -24,6 +24,12 @@ export interface QueryOptions {
   readonly subqueryStepMs?: number;
   /** instantStepMs: the step that `i` durations, step() and implicit windows use in instant queries; default 5m. */
   readonly instantStepMs?: number;
+  /**
+   * closedWindows selects Prometheus 2 window semantics: range windows `[t - d, t]` and the
+   * lookback `[t - lookback, t]` include a sample exactly on their left edge. Default false:
+   * Prometheus 3's left-open `(t - d, t]`. Subqueries then also evaluate at `t - d` itself.
+   */
+  readonly closedWindows?: boolean;
   /** tenant whose data is queried; default {0, 0}. */
   readonly tenant?: Tenant;
   /** extraMatchers are AND-ed into every selector (the `extra_label` query arg). */
@@ -43,6 +49,8 @@ export interface ResolvedOptions {
   readonly maxSamples: number;
   readonly subqueryStepMs: number | null;
   readonly instantStepMs: number;
+  /** edgeMs is 1 with closed windows, else 0: timestamps are integer ms, so [a, b] = (a - 1, b]. */
+  readonly edgeMs: number;
   readonly tenant: Tenant;
   readonly extraMatchers: readonly LabelMatcher[];
   readonly extraFilterSets: readonly (readonly LabelMatcher[])[];
@@ -56,6 +64,7 @@ export function resolveOptions(o: QueryOptions): ResolvedOptions {
     maxSamples: o.maxSamples ?? 0,
     subqueryStepMs: o.subqueryStepMs ?? null,
     instantStepMs: o.instantStepMs ?? 300_000,
+    edgeMs: o.closedWindows === true ? 1 : 0,
     tenant: o.tenant ?? DEFAULT_TENANT,
     extraMatchers: o.extraMatchers ?? [],
     extraFilterSets: o.extraFilterSets ?? [],

@@ -90,7 +90,8 @@ function runWindows(
   const compute = ext === undefined ? fn.compute : (win: RollupWindow) => ext.compute(win, smoothed);
   const minSamples = ext === undefined ? fn.minSamples : 1;
   // Anchored and smoothed windows reach one lookback before the range (and after, smoothed).
-  const before = ext === undefined ? 0 : src.lookbackMs;
+  // Closed windows (Prometheus 2) also take the sample on the left edge: edgeMs is then 1.
+  const before = (ext === undefined ? 0 : src.lookbackMs) + st.opts.edgeMs;
   const after = smoothed ? src.lookbackMs : 0;
   const wStart = src.windows.start;
   const wStep = src.fixed ? 0 : src.windows.step;
@@ -130,7 +131,7 @@ function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Value {
     for (let i = 0; i < grid.n; i++) {
       const end = src.fixed ? src.windows.start : src.windows.start + i * src.windows.step;
       while (hi < ts.length && ts[hi]! <= end) hi++;
-      while (lo < hi && ts[lo]! <= end - src.rangeMs) lo++;
+      while (lo < hi && ts[lo]! <= end - src.rangeMs - st.opts.edgeMs) lo++;
       if (hi > lo) covered[i] = 1;
     }
   }

@@ -41,7 +41,7 @@ async function matrixSource(m: MatrixSelector, grid: Grid, st: QueryState): Prom
   const lb = st.opts.lookbackDeltaMs;
   const before = sel.extended === null ? 0 : lb;
   const after = sel.extended === 'smoothed' ? lb : 0;
-  const raw = windows.n === 0 ? [] : await fetchRaw(sel, windows.start - rangeMs - before + 1, gridEnd(windows) + after, st);
+  const raw = windows.n === 0 ? [] : await fetchRaw(sel, windows.start - rangeMs - before - st.opts.edgeMs + 1, gridEnd(windows) + after, st);
   return { series: raw.map(withoutStale), rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
 }
 
@@ -58,10 +58,11 @@ export function checkSteps(g: Grid, st: QueryState): void {
 
 /**
  * subqueryGrid: the inner steps of a subquery evaluated for outer windows — multiples of step,
- * from the first one strictly after the earliest window start up to the last window end.
+ * from the first one strictly after the earliest window start (at or after it when edgeMs is 1,
+ * closed windows) up to the last window end.
  */
-export function subqueryGrid(windows: Grid, rangeMs: number, stepMs: number): Grid {
-  const from = windows.start - rangeMs;
+export function subqueryGrid(windows: Grid, rangeMs: number, stepMs: number, edgeMs = 0): Grid {
+  const from = windows.start - rangeMs - edgeMs;
   let start = Math.floor(from / stepMs) * stepMs;
   if (start <= from) start += stepMs;
   const end = gridEnd(windows);
@@ -93,7 +94,7 @@ export function seriesToRaw(s: Series, g: Grid): RawSeries {
 /** evalSubqueryRaw evaluates a subquery's inner expression as samples for windows. */
 export async function evalSubqueryRaw(e: SubqueryExpr, windows: Grid, rangeMs: number, st: QueryState): Promise<RawSeries[]> {
   const stepMs = e.step === null ? st.defaultSubqueryStep() : positiveRange(st.durationMs(e.step), 'subquery step');
-  const inner = subqueryGrid(windows, rangeMs, stepMs);
+  const inner = subqueryGrid(windows, rangeMs, stepMs, st.opts.edgeMs);
   checkSteps(inner, st);
   if (inner.n === 0) return [];
   const v = await st.evaluate(e.expr, inner);

@@ -1,5 +1,5 @@
 // Instant vector selectors: the value of each series at each step is its latest sample in
-// (t - lookback, t] (Prometheus 3: left-open), unless that sample is a staleness marker.
+// (t - lookback, t] (Prometheus 3: left-open; [t - lookback, t] with closedWindows), unless that sample is a staleness marker.
 
 import type { AtModifier, VectorSelector } from '../promql/index.ts';
 import { isStaleNaN } from '../storageapi/index.ts';
@@ -47,12 +47,14 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
   if (g.n === 0) return [];
   const lb = st.opts.lookbackDeltaMs;
   const smoothed = sel.extended === 'smoothed';
-  const raw = await fetchRaw(sel, g.start - lb + 1, gridEnd(g) + (smoothed ? lb : 0), st);
+  // With closed windows the lookback also takes a sample exactly lookback before t.
+  const selectLb = lb + st.opts.edgeMs;
+  const raw = await fetchRaw(sel, g.start - selectLb + 1, gridEnd(g) + (smoothed ? lb : 0), st);
   const out: Series[] = [];
   const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
   for (const r of raw) {
     st.signal.throwIfAborted();
-    const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, lb, wantTimestamps, reuse);
+    const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, selectLb, wantTimestamps, reuse);
     if (s === null) continue;
     if (sink !== undefined) sink(broadcast(s, grid.n));
     else out.push(broadcast(s, grid.n));

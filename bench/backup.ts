@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from 'fauxqs';
 import { repo, run, strata, vm, type Measure, type Peer, type Target } from './backup-peers.ts';
+import { startEntityProxy } from './backup-s3-proxy.ts';
 
 const { values: a } = parseArgs({
   options: {
@@ -59,6 +60,8 @@ if (!existsSync(`${deltaFile}.meta.json`)) await kit.generate({ series, points: 
 const s3 = buildApp({ logger: false });
 const s3Endpoint = await s3.listen({ port: 0, host: '127.0.0.1' });
 if (!(await fetch(`${s3Endpoint}/bench`, { method: 'PUT' })).ok) throw new Error('cannot create the bench bucket in fauxqs');
+// vmbackup's S3 client needs one emulator quirk worked around (backup-s3-proxy.ts); ours talks to fauxqs directly.
+const vmS3 = await startEntityProxy(s3Endpoint);
 const creds = join(work, 'aws-credentials');
 writeFileSync(creds, '[default]\naws_access_key_id = bench\naws_secret_access_key = bench\nregion = us-east-1\n');
 const targets: Record<string, Target> = {
@@ -67,7 +70,7 @@ const targets: Record<string, Target> = {
     name: 's3',
     url: (peer, rep) => `s3://bench/${peer}-${rep}`,
     strataFlags: [`-credsFilePath=${creds}`, `-customObjEndpoint=${s3Endpoint}`],
-    vmFlags: [`-credsFilePath=${creds}`, `-customS3Endpoint=${s3Endpoint}`],
+    vmFlags: [`-credsFilePath=${creds}`, `-customS3Endpoint=${vmS3.endpoint}`],
     remoteOptions: { s3: { credsFilePath: creds, endpoint: s3Endpoint } },
   },
 };
@@ -134,6 +137,7 @@ try {
     }
   }
 } finally {
+  await vmS3.close();
   await s3.close();
 }
 

@@ -2,7 +2,7 @@ import { type Expr, parse, print } from '../../lib/promql/index.ts';
 import { instant, type QueryOptions, type QueryResult, range, type SeriesResult } from '../../lib/query/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { type ExtraFilters, parseExtraFilters } from './filters.ts';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, pointJson, seriesPointsJson } from './json-writer.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, pointJson } from './json-writer.ts';
 import { type ReadContext } from './request-context.ts';
 import { isCacheable, mergeMatrices, sliceMatrix } from './rollup-cache.ts';
 import { parseStepParam, parseTimeParam } from './time-params.ts';
@@ -131,7 +131,7 @@ export function envelope(res: QueryResult, elapsedMs: number): string {
       data = `{"resultType":"vector","result":[${res.vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":[${formatTimestampSeconds(s.timestamp)},"${formatSampleValue(s.value)}"]}`).join(',')}]}`;
       break;
     case 'matrix':
-      data = `{"resultType":"matrix","result":[${res.matrix.map((s) => `{"metric":${labelsJson(s.labels)},"values":${seriesPointsJson(s.timestamps, s.values)}}`).join(',')}]}`;
+      data = `{"resultType":"matrix","result":${matrixJson(res.matrix)}}`;
       break;
   }
   return `{"status":"success","data":${data},${stats}}`;

@@ -80,12 +80,16 @@ function runWindows(
   const ts = r.timestamps;
   const len = ts.length;
   const nParams = params.length;
+  const ext = src.extended === null ? undefined : fn.extended;
+  if (fn.sweep !== undefined && ext === undefined && nParams === 0 && fn.variants === undefined) {
+    const sweep = { ts, vs: r.values, end0: src.windows.start, step: src.fixed ? 0 : src.windows.step, n, rangeMs, edgeMs: st.opts.edgeMs, values, present };
+    return fn.sweep(sweep) ? { values, present } : null;
+  }
   const w: RollupWindow = {
     ts, vs: r.values, lo: 0, hi: 0, start: 0, end: 0, rangeMs, evalTime: 0,
     params: new Array<number>(nParams).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
     scratch: null,
   };
-  const ext = src.extended === null ? undefined : fn.extended;
   const smoothed = src.extended === 'smoothed';
   const compute = ext === undefined ? fn.compute : (win: RollupWindow) => ext.compute(win, smoothed);
   const minSamples = ext === undefined ? fn.minSamples : 1;

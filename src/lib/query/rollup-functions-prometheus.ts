@@ -2,7 +2,7 @@
 
 import { QueryError } from './errors.ts';
 import { KahanSum, linearRegression, mean, quantile, variance } from './math.ts';
-import type { RollupFunction, RollupWindow } from './rollup-window.ts';
+import type { RollupFunction, RollupWindow, SweepWindows } from './rollup-window.ts';
 
 /**
  * resetCorrections: c[i] = Σ vs[j-1] over the counter resets at j ≤ i, so the correction of a
@@ -17,19 +17,26 @@ function resetCorrections(vs: Float64Array): Float64Array {
   return c;
 }
 
-// extrapolatedRate implements rate/increase/delta: the change over the window, corrected for
-// counter resets, extrapolated towards the window edges when samples come close to them.
-function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean): number {
-  const { ts, vs, lo, hi } = w;
+const NO_CORRECTIONS = new Float64Array(0);
+
+/**
+ * extrapolate implements rate/increase/delta over the samples [lo, hi) (at least two) of a
+ * window (start, end]: the change, corrected for counter resets (corrections from
+ * resetCorrections, empty when the series never resets), extrapolated towards the window edges
+ * when samples come close to them.
+ */
+function extrapolate(
+  ts: Float64Array, vs: Float64Array, lo: number, hi: number, start: number, end: number, rangeMs: number,
+  corrections: Float64Array, isCounter: boolean, isRate: boolean,
+): number {
+  // Durations stay in milliseconds: the factor is a ratio of durations, so the unit cancels,
+  // and the hot loop saves the divisions by 1000.
   const last = hi - 1;
   let result = vs[last]! - vs[lo]!;
-  if (isCounter) {
-    const corrections = w.scratch ?? (w.scratch = resetCorrections(vs));
-    if (corrections.length > 0) result += corrections[last]! - corrections[lo]!;
-  }
-  let toStart = (ts[lo]! - w.start) / 1000;
-  let toEnd = (w.end - ts[last]!) / 1000;
-  const sampled = (ts[last]! - ts[lo]!) / 1000;
+  if (isCounter && corrections.length > 0) result += corrections[last]! - corrections[lo]!;
+  let toStart = ts[lo]! - start;
+  let toEnd = end - ts[last]!;
+  const sampled = ts[last]! - ts[lo]!;
   const avgGap = sampled / (hi - lo - 1);
   const threshold = avgGap * 1.1;
   if (toStart >= threshold) toStart = avgGap / 2;
@@ -39,9 +46,34 @@ function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean):
     if (toZero < toStart) toStart = toZero;
   }
   if (toEnd >= threshold) toEnd = avgGap / 2;
-  let factor = (sampled + toStart + toEnd) / sampled;
-  if (isRate) factor /= w.rangeMs / 1000;
-  return result * factor;
+  const extrapolated = result * ((sampled + toStart + toEnd) / sampled);
+  return isRate ? extrapolated / (rangeMs / 1000) : extrapolated;
+}
+
+function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean): number {
+  const corrections = isCounter ? (w.scratch ?? (w.scratch = resetCorrections(w.vs))) : NO_CORRECTIONS;
+  return extrapolate(w.ts, w.vs, w.lo, w.hi, w.start, w.end, w.rangeMs, corrections, isCounter, isRate);
+}
+
+// sweepRate is extrapolatedRate over every window of a series (see RollupFunction.sweep).
+function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolean {
+  const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
+  const corrections = isCounter ? resetCorrections(vs) : NO_CORRECTIONS;
+  const len = ts.length;
+  let lo = 0;
+  let hi = 0;
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    const end = end0 + i * step;
+    const start = end - rangeMs;
+    while (hi < len && ts[hi]! <= end) hi++;
+    while (lo < hi && ts[lo]! <= start - edgeMs) lo++;
+    if (hi - lo < 2) continue;
+    values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, corrections, isCounter, isRate);
+    present[i] = 1;
+    any = true;
+  }
+  return any;
 }
 
 /** interpolate is the value at t on the line through (t1, y1) and (t2, y2); a counter restarts at 0. */
@@ -150,9 +182,9 @@ function sliceValues(w: RollupWindow): Float64Array {
 
 /** PROMETHEUS_ROLLUPS: the range-vector functions of the Prometheus 3 function list. */
 export const PROMETHEUS_ROLLUPS: Readonly<Record<string, RollupFunction>> = {
-  rate: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, true), extended: rateLike(true, true) },
-  increase: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, false), extended: rateLike(true, false) },
-  delta: { minSamples: 2, compute: (w) => extrapolatedRate(w, false, false), extended: rateLike(false, false) },
+  rate: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, true), sweep: (s) => sweepRate(s, true, true), extended: rateLike(true, true) },
+  increase: { minSamples: 2, compute: (w) => extrapolatedRate(w, true, false), sweep: (s) => sweepRate(s, true, false), extended: rateLike(true, false) },
+  delta: { minSamples: 2, compute: (w) => extrapolatedRate(w, false, false), sweep: (s) => sweepRate(s, false, false), extended: rateLike(false, false) },
   irate: { minSamples: 2, compute: (w) => instantValue(w, true) },
   idelta: { minSamples: 2, compute: (w) => instantValue(w, false) },
   avg_over_time: { minSamples: 1, compute: (w) => mean(w.vs, w.lo, w.hi) },

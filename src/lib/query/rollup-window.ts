@@ -32,6 +32,24 @@ export interface RollupWindow {
 }
 
 /**
+ * SweepWindows: every window of one series for RollupFunction.sweep. Window i ends at
+ * `end0 + i * step` (step 0: one fixed window, @) and holds the samples in
+ * `(end - rangeMs - edgeMs, end]` (edgeMs is 1 with closed windows). The sweep writes
+ * `values[i]` and sets `present[i] = 1` where the window has a value; both arrays come zeroed.
+ */
+export interface SweepWindows {
+  readonly ts: Float64Array;
+  readonly vs: Float64Array;
+  readonly end0: number;
+  readonly step: number;
+  readonly n: number;
+  readonly rangeMs: number;
+  readonly edgeMs: number;
+  readonly values: Float64Array;
+  readonly present: Uint8Array;
+}
+
+/**
  * RollupFunction computes one value per window. The engine skips windows holding fewer than
  * `minSamples` samples; `compute` returns undefined for "no value at this step".
  * `keepName` keeps the metric name (last_over_time acts like an offset, so it keeps it).
@@ -52,6 +70,14 @@ export interface RollupFunction {
   };
   readonly keepName?: boolean;
   readonly compute: (w: RollupWindow, variant: number) => number | undefined;
+  /**
+   * sweep, when present, computes every window of a series in one loop and returns whether any
+   * window had a value. The engine uses it for plain windows (no anchored/smoothed modifier, one
+   * range for all series, no scalar parameters, no variants); it must give exactly compute's
+   * results. The hottest rollups have one: a loop per function keeps the window arithmetic and
+   * the function body in one optimised piece of code instead of a call per window.
+   */
+  readonly sweep?: (s: SweepWindows) => boolean;
   readonly variants?: readonly string[];
   readonly variantLabel?: string;
 }

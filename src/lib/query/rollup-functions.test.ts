@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { at, expectValues } from './_test-fixture.ts';
 import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
+import type { RollupWindow } from './rollup-window.ts';
 
 // In the fixture, gauge{job="a"}[5m] at 10m holds 6 1 2 8 7 (at 6m…10m) and
 // counter{job="a"}[5m] holds 60 70 80 90 100. Values below are worked out by hand.
@@ -112,6 +114,49 @@ describe('ROLLUP_FUNCTIONS', () => {
   for (const [name, cases] of Object.entries(CASES)) {
     it(name, async () => {
       for (const [query, want] of cases) await f(query, want);
+    });
+  }
+});
+
+describe('sweep', () => {
+  // Random series (counter resets, gaps, samples on window edges) against random window grids:
+  // a function's sweep must give exactly what compute gives window by window.
+  const series = fc.array(fc.tuple(fc.integer({ min: 1, max: 90 }), fc.double({ min: -50, max: 1000, noNaN: true })), { minLength: 0, maxLength: 60 })
+    .map((pairs) => {
+      let t = 0;
+      return { ts: Float64Array.from(pairs, ([dt]) => (t += dt * 1000)), vs: Float64Array.from(pairs, ([, v]) => v) };
+    });
+  const windows = fc.record({
+    end0: fc.integer({ min: -60, max: 3_000 }).map((s) => s * 1000), step: fc.constantFrom(0, 15_000, 60_000),
+    n: fc.integer({ min: 1, max: 40 }), rangeMs: fc.constantFrom(30_000, 60_000, 300_000), edgeMs: fc.constantFrom(0, 1),
+  });
+  const byCompute = (name: string, s: { ts: Float64Array; vs: Float64Array }, g: { end0: number; step: number; n: number; rangeMs: number; edgeMs: number }) => {
+    const fn = ROLLUP_FUNCTIONS.get(name)!;
+    const out: (number | null)[] = [];
+    const w: RollupWindow = { ts: s.ts, vs: s.vs, lo: 0, hi: 0, start: 0, end: 0, rangeMs: g.rangeMs, evalTime: 0, params: [], strParams: [], stepMs: g.step, scratch: null };
+    for (let i = 0; i < g.n; i++) {
+      w.end = g.end0 + i * g.step;
+      w.start = w.end - g.rangeMs;
+      w.lo = s.ts.findIndex((t) => t > w.start - g.edgeMs);
+      if (w.lo < 0) w.lo = s.ts.length;
+      w.hi = s.ts.findIndex((t) => t > w.end);
+      if (w.hi < 0) w.hi = s.ts.length;
+      const v = w.hi - w.lo >= fn.minSamples ? fn.compute(w, 0) : undefined;
+      out.push(v === undefined ? null : v);
+    }
+    return out;
+  };
+  const bySweep = (name: string, s: { ts: Float64Array; vs: Float64Array }, g: { end0: number; step: number; n: number; rangeMs: number; edgeMs: number }) => {
+    const values = new Float64Array(g.n);
+    const present = new Uint8Array(g.n);
+    ROLLUP_FUNCTIONS.get(name)!.sweep!({ ...s, ...g, values, present });
+    return Array.from(values, (v, i) => (present[i] === 1 ? v : null));
+  };
+  for (const name of [...ROLLUP_FUNCTIONS].filter(([, fn]) => fn.sweep !== undefined).map(([n]) => n)) {
+    it(`${name} gives compute's results`, () => {
+      fc.assert(fc.property(series, windows, (s, g) => {
+        expect(bySweep(name, s, g)).toEqual(byCompute(name, s, g));
+      }));
     });
   }
 });

@@ -40,7 +40,9 @@ class SumAcc implements GroupAccumulator {
   }
 
   finish(): { values: Float64Array; present: Uint8Array } {
-    const values = this.s.map((x, i) => x + this.c[i]!);
+    const { s, c } = this;
+    const values = new Float64Array(s.length);
+    for (let i = 0; i < values.length; i++) values[i] = s[i]! + c[i]!;
     return { values, present: this.seen };
   }
 }
@@ -98,7 +100,8 @@ class AvgAcc implements GroupAccumulator {
 
   finish(): { values: Float64Array; present: Uint8Array } {
     const { s, c, m, cnt, inc } = this;
-    const values = s.map((x, i) => (inc[i] === 1 ? m[i]! + c[i]! : x / cnt[i]! + c[i]! / cnt[i]!));
+    const values = new Float64Array(s.length);
+    for (let i = 0; i < values.length; i++) values[i] = inc[i] === 1 ? m[i]! + c[i]! : s[i]! / cnt[i]! + c[i]! / cnt[i]!;
     return { values, present: this.seen };
   }
 }
@@ -119,8 +122,10 @@ class CountAcc implements GroupAccumulator {
   }
 
   finish(): { values: Float64Array; present: Uint8Array } {
-    const present = this.cnt.map((x) => (x > 0 ? 1 : 0));
-    return { values: this.one ? present.map(() => 1) : this.cnt, present: Uint8Array.from(present) };
+    const cnt = this.cnt;
+    const present = new Uint8Array(cnt.length);
+    for (let i = 0; i < cnt.length; i++) present[i] = cnt[i]! > 0 ? 1 : 0;
+    return { values: this.one ? new Float64Array(cnt.length).fill(1) : cnt, present };
   }
 }
 
@@ -192,7 +197,9 @@ class WelfordAcc implements GroupAccumulator {
   }
 
   finish(): { values: Float64Array; present: Uint8Array } {
-    const values = this.v2.map((x, i) => (this.sqrt ? Math.sqrt(x / this.cnt[i]!) : x / this.cnt[i]!));
+    const { v2, cnt, sqrt } = this;
+    const values = new Float64Array(v2.length);
+    for (let i = 0; i < values.length; i++) values[i] = sqrt ? Math.sqrt(v2[i]! / cnt[i]!) : v2[i]! / cnt[i]!;
     return { values, present: this.seen };
   }
 }

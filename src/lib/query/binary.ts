@@ -80,8 +80,16 @@ function presenceBySignature(series: readonly Series[], m: VectorMatching | null
 }
 
 function mask(s: Series, keep: (i: number) => boolean): Series | null {
-  const present = s.present.map((p, i) => (p === 1 && keep(i) ? 1 : 0));
-  return present.includes(1) ? { ...s, present } : null;
+  const src = s.present;
+  const present = new Uint8Array(src.length);
+  let any = false;
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === 1 && keep(i)) {
+      present[i] = 1;
+      any = true;
+    }
+  }
+  return any ? { ...s, present } : null;
 }
 
 function setOp(e: BinaryExpr, lhs: readonly Series[], rhs: readonly Series[], n: number): Series[] {

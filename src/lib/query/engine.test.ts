@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../promql/index.ts';
-import { LimitExceededError } from '../storageapi/index.ts';
+import { DEFAULT_TENANT, LimitExceededError } from '../storageapi/index.ts';
 import { at, fixture, OPTS, over, show } from './_test-fixture.ts';
 import { instant, range, type QueryResult } from './engine.ts';
 import { QueryError } from './errors.ts';
+import { MemorySearcher } from './memory-searcher.ts';
 import type { QueryOptions } from './query-state.ts';
 
 const MIN = 60_000;
@@ -103,6 +104,21 @@ describe('query limits and statistics', () => {
     const ac = new AbortController();
     ac.abort(new Error('client went away'));
     await expect(instant(db, 'sum(gauge)', 10 * MIN, { ...OPTS, signal: ac.signal })).rejects.toThrow('client went away');
+  });
+
+  it('lets the event loop run during a long evaluation, so a timer can abort it', async () => {
+    // 300 series x 2000 points: more work than one slice between yields. Searching a
+    // MemorySearcher never waits for a macrotask, so only the evaluator's yields let the timer in.
+    const big = new MemorySearcher();
+    for (let k = 0; k < 300; k++) {
+      for (let i = 0; i < 2000; i++) big.add(DEFAULT_TENANT, [{ name: '__name__', value: 'c' }, { name: 'k', value: String(k) }], i * 15_000, i);
+    }
+    const ac = new AbortController();
+    setImmediate(() => ac.abort(new Error('deadline')));
+    await expect(range(big, 'rate(c[1m])', 0, 2000 * 15_000, 15_000, { ...OPTS, signal: ac.signal })).rejects.toThrow('deadline');
+    // Without an abort the same query completes.
+    const done = await range(big, 'sum(rate(c[1m]))', 0, 2000 * 15_000, 15_000, OPTS);
+    expect(done.type === 'matrix' && done.matrix).toHaveLength(1);
   });
 
   it('ANDs extra matchers and ORs extra filter sets into every selector', async () => {

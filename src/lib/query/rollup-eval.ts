@@ -43,8 +43,9 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   const variants = pickVariants(fn, strParams, call.func);
   const out: Series[] = [];
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
-  src.series.forEach((r, k) => {
-    st.signal.throwIfAborted();
+  for (let k = 0; k < src.series.length; k++) {
+    const r = src.series[k]!;
+    await st.yieldAfter(grid.n + r.timestamps.length);
     const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
     for (const variant of variants) {
       const s = runWindows(fn, r, src, rangeMs, grid, params, strParams, variant, st, reuse);
@@ -56,7 +57,7 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
       if (sink !== undefined) sink(series);
       else out.push(series);
     }
-  });
+  }
   return { type: 'vector', series: out };
 }
 

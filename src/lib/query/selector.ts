@@ -53,7 +53,7 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
   const out: Series[] = [];
   const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
   for (const r of raw) {
-    st.signal.throwIfAborted();
+    await st.yieldAfter(g.n + r.timestamps.length);
     const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, selectLb, wantTimestamps, reuse);
     if (s === null) continue;
     if (sink !== undefined) sink(broadcast(s, grid.n));

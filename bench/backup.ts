@@ -40,6 +40,7 @@ const work = a.work;
 mkdirSync(work, { recursive: true });
 
 interface Kit {
+  settle(pid: number, o?: { maxCores?: number; timeoutMs?: number }): Promise<{ settled: boolean }>;
   generate(o: { series: number; points: number; interval: number; start: number; format: string; out: string }): Promise<unknown>;
   defaultStart(points: number, interval: number): number;
   ingest(o: { base: string; file: string }): Promise<{ rows_per_s: number; samples_ok?: boolean }>;
@@ -47,6 +48,7 @@ interface Kit {
 const kit: Kit = {
   ...((await import(join(a.kit, 'gen.mjs'))) as Pick<Kit, 'generate' | 'defaultStart'>),
   ...((await import(join(a.kit, 'ingest.mjs'))) as Pick<Kit, 'ingest'>),
+  ...((await import(join(a.kit, 'lib.mjs'))) as Pick<Kit, 'settle'>),
 };
 
 // The workload and its continuation, pinned in time so every run loads the same samples.
@@ -84,12 +86,32 @@ interface Row {
   exportMatches: boolean;
 }
 
+let exportRetries = 0;
+
+// exportHash hashes the whole export. A cut-off response is retried (and counted in the
+// output): the comparison is about the data, and a flaky export must not hide it.
 async function exportHash(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/v1/export?match[]=${encodeURIComponent('{__name__=~".+"}')}`);
-  if (!res.ok) throw new Error(`export: HTTP ${res.status}`);
-  // Series order is the server's business; the content must match line for line.
-  const lines = (await res.text()).split('\n').filter((l) => l !== '').sort();
-  return createHash('sha256').update(lines.join('\n')).digest('hex');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(`${base}/api/v1/export?match[]=${encodeURIComponent('{__name__=~".+"}')}`);
+      if (!res.ok) throw new Error(`export: HTTP ${res.status}`);
+      // Series order is the server's business; the content must match line for line.
+      const lines = (await res.text()).split('\n').filter((l) => l !== '').sort();
+      return createHash('sha256').update(lines.join('\n')).digest('hex');
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      exportRetries++;
+      process.stderr.write(`bench/backup:   export from ${base} failed (${(err as Error).message}; ${String((err as Error).cause ?? '')}); retrying\n`);
+    }
+  }
+}
+
+// settled waits until the server is idle (background merges done), so the backups of both
+// peers see a storage at rest and the incremental step measures the new data, not merge timing.
+async function settled(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const r = await kit.settle(pid, { maxCores: 0.05, timeoutMs: 120_000 });
+  if (!r.settled) step('the server did not settle within 120 s; backing up anyway');
 }
 
 const step = (what: string) => process.stderr.write(`bench/backup:   ${what}\n`);
@@ -102,11 +124,13 @@ async function measure(peer: Peer, target: Target, rep: number): Promise<Row> {
   const server = await peer.serve(join(dir, 'data'));
   step('loading the workload');
   await kit.ingest({ base: server.base, file: baseFile });
+  await settled(server.proc.child.pid);
   const backups = await peer.backups(server.base, join(dir, 'data'), dst, target);
   step('full backup');
   const full = await backups.full();
   step('loading more points');
   await kit.ingest({ base: server.base, file: deltaFile });
+  await settled(server.proc.child.pid);
   step('incremental backup');
   const incremental = await backups.incremental();
   await backups.close();
@@ -148,6 +172,7 @@ const startups: number[] = [];
 for (let i = 0; i < 3; i++) startups.push((await run(process.execPath, ['src/cmd/backupmanager.ts', `-storageDataPath=${join(work, 'empty')}`, 'restore'])).seconds);
 const mib = (b: number) => (b / 1048576).toFixed(2);
 const out: string[] = [
+  ...(exportRetries > 0 ? [`(${exportRetries} export request(s) were cut off and retried; see stderr)`] : []),
   `workload: ${series} series × ${points} points, then ${deltaPoints} more points per series; medians of ${a.repeat} run(s); ` +
     `a backupmanager process start (included in Strata's full backup and restore times) takes ${median(startups).toFixed(2)} s here`,
   '',

@@ -2,6 +2,7 @@
 // envelopes and limits that leave other requests alone, the concurrency queue, deadlines,
 // cancellation by a disconnecting client, the rollup result cache, and the default subquery step.
 
+import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger/index.ts';
@@ -224,5 +225,22 @@ describe('subqueries without a step', () => {
     await f(MIN, '/api/v1/query', { time: '3600' }, '10');
     await f(0, '/api/v1/query_range', { start: '3600', end: '7200', step: '300' }, '2');
     await f(0, '/api/v1/query', { time: '3600' }, '10');
+  });
+});
+
+describe('arbitrary input', () => {
+  it('gets a JSON answer with 200, 400 or 422, never a 500', async () => {
+    const fx = await serve({ maxPointsPerTimeseries: 1_000 });
+    const app = apps.at(-1)!;
+    const text = fc.oneof(fc.string(), fc.constantFrom('sum(', 'm[5m]', 'm{job=~"("}', '1e400', '-1e20', 'now', '-1h', '0.0001', 'NaN', 'Inf', 'rate(m[0s])', 'm offset -1e9s', 'm @ 1e300', 'label_replace(m, "\\xff", "", "", "")', 'm[1h:0s]', 'm[5m:1ms]'));
+    const arg = fc.option(text, { nil: undefined });
+    await fc.assert(fc.asyncProperty(fc.constantFrom('/api/v1/query', '/api/v1/query_range'), text, arg, arg, arg, arg, async (path, query, time, start, end, step) => {
+      const params: Record<string, string> = { query };
+      for (const [k, v] of Object.entries({ time, start, end, step })) if (v !== undefined) params[k] = v;
+      const r = await app.inject({ method: 'GET', url: `${path}?${new URLSearchParams(params)}` });
+      expect([200, 400, 422], `${path} ${JSON.stringify(params)}: ${r.body}`).toContain(r.statusCode);
+      expect(JSON.parse(r.body)).toHaveProperty('status');
+    }), { numRuns: 300 });
+    expect(fx.limiter.active).toBe(0);
   });
 });

@@ -175,6 +175,17 @@ describe('streaming', () => {
     expect(backendFinished).toBe(true);
   });
 
+  it('never stalls a response with the smallest window, whatever the client reads', async () => {
+    const payload = randomBytes(4 * 1024 * 1024);
+    const b = await startBackend('b', (_req, res) => res.end(payload));
+    const p = await setup([b], { bufferBudgetBytes: 1 });
+    for (let i = 0; i < 5; i++) {
+      const r = await request(`${p.base}/x${i}`, { headers: { authorization: AUTH } });
+      const got = Buffer.from(await r.body.arrayBuffer());
+      expect(got.equals(payload)).toBe(true);
+    }
+  });
+
   it('cancels the upstream request when the client disconnects', async () => {
     let upstreamClosed = false;
     const hold = await startBackend('hold', (_req, res) => {

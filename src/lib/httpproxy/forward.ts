@@ -126,10 +126,12 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
       this.#flushScheduled = true;
       setImmediate(this.#flushSoon);
     }
-    if (!this.#paused && this.#res.writableLength + this.#pendingBytes > this.#window) {
+    // Pause only while the socket owes a 'drain' event, which is what resumes the backend.
+    const res = this.#res;
+    if (!this.#paused && res.writableNeedDrain && res.writableLength + this.#pendingBytes > this.#window) {
       this.#paused = true;
       controller.pause();
-      this.#res.once('drain', this.#onDrain);
+      res.once('drain', this.#onDrain);
     }
   }
 

@@ -1,18 +1,20 @@
-import { type Server } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type Socket } from 'node:net';
 
 const kExpired = Symbol('strata.connExpired');
-const kInFlight = Symbol('strata.connInFlight');
+const kResponses = Symbol('strata.connResponses');
 
 interface TrackedSocket extends Socket {
   [kExpired]?: boolean;
-  [kInFlight]?: number;
+  [kResponses]?: Set<ServerResponse>;
 }
 
 /**
  * ConnectionLifetime closes each incoming connection after a lifetime plus 0–10% jitter
  * (-http.connTimeout), so clients behind a load balancer reconnect and spread over new replicas.
  * A connection with a request in flight closes right after that response ("Connection: close").
+ * It works at the Node level ('request' events), so replies that bypass fastify's reply path
+ * (hijacked, streamed by a proxy) are covered too.
  */
 export class ConnectionLifetime {
   readonly #lifetimeMs: number;
@@ -24,7 +26,7 @@ export class ConnectionLifetime {
     this.#random = random;
   }
 
-  /** attach starts a timer for each connection the server accepts (TLS: after the handshake). */
+  /** attach starts a timer for each connection the server accepts (TLS: after the handshake) and tracks its responses. */
   attach(server: Server, isTls: boolean): void {
     server.on(isTls ? 'secureConnection' : 'connection', (socket: TrackedSocket) => {
       this.#sockets.add(socket);
@@ -33,6 +35,16 @@ export class ConnectionLifetime {
       socket.once('close', () => {
         clearTimeout(timer);
         this.#sockets.delete(socket);
+      });
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const socket = req.socket as TrackedSocket;
+      const responses = (socket[kResponses] ??= new Set());
+      responses.add(res);
+      if (socket[kExpired] === true) res.shouldKeepAlive = false;
+      res.once('close', () => {
+        responses.delete(res);
+        if (socket[kExpired] === true && responses.size === 0 && !socket.destroyed) socket.end();
       });
     });
   }
@@ -44,24 +56,12 @@ export class ConnectionLifetime {
 
   #expire(socket: TrackedSocket): void {
     socket[kExpired] = true;
-    if ((socket[kInFlight] ?? 0) === 0) socket.end();
-  }
-
-  /** requestStarted counts a request on its socket. */
-  requestStarted(socket: Socket): void {
-    const s = socket as TrackedSocket;
-    s[kInFlight] = (s[kInFlight] ?? 0) + 1;
-  }
-
-  /** shouldClose reports whether the response should carry "Connection: close". */
-  shouldClose(socket: Socket): boolean {
-    return (socket as TrackedSocket)[kExpired] === true;
-  }
-
-  /** requestFinished uncounts a request and ends an expired, now idle connection. */
-  requestFinished(socket: Socket): void {
-    const s = socket as TrackedSocket;
-    s[kInFlight] = Math.max(0, (s[kInFlight] ?? 1) - 1);
-    if (s[kExpired] === true && s[kInFlight] === 0 && !s.destroyed) s.end();
+    const responses = socket[kResponses];
+    if (responses === undefined || responses.size === 0) {
+      socket.end();
+      return;
+    }
+    // Responses whose headers are not out yet announce the close; the socket ends after the last one.
+    for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
   }
 }

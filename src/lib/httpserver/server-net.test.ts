@@ -140,6 +140,13 @@ describe('connection lifetime', () => {
     expect(out).toContain('slow done');
     expect(out.toLowerCase()).toContain('connection: close');
   });
+
+  it('covers replies that bypass fastify (hijacked streams) too', async () => {
+    const s = await start({ connTimeoutMs: 100 });
+    const out = await rawExchange(s.port, 'GET /hijacked?ms=400 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(out).toContain('hijacked done');
+    expect(out.toLowerCase()).toContain('connection: close');
+  });
 });
 
 describe('graceful shutdown', () => {

@@ -28,6 +28,12 @@ export async function startTestServer(overrides: Partial<HttpServerOptions> = {}
       await new Promise((r) => setTimeout(r, ms));
       return 'slow done';
     });
+    app.get('/hijacked', async (req, reply) => {
+      reply.hijack();
+      await new Promise((r) => setTimeout(r, Number((req.query as { ms?: string }).ms ?? 300)));
+      reply.raw.writeHead(200, ['content-type', 'text/plain']);
+      reply.raw.end('hijacked done');
+    });
     app.get('/boom', async () => {
       throw new Error('kaboom');
     });

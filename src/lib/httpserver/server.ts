@@ -86,7 +86,6 @@ export class HttpServer {
     const errors = counter(`${o.metricsPrefix}_http_request_errors_total`, 'HTTP requests answered with a status of 400 or above, by route and status', ['path', 'code']);
     const authFailures = counter(`${o.metricsPrefix}_http_auth_errors_total`, 'Requests rejected for missing or wrong credentials or auth keys', ['path']);
     this.app.addHook('onRequest', async (req, reply) => {
-      this.#lifetime.requestStarted(req.raw.socket);
       const path = req.routeOptions.url ?? 'unsupported';
       requests.inc({ path });
       if (!this.#authorize(req, reply)) {
@@ -94,12 +93,7 @@ export class HttpServer {
         return reply;
       }
     });
-    this.app.addHook('onSend', async (req, reply, payload) => {
-      if (this.#lifetime.shouldClose(req.raw.socket)) reply.header('connection', 'close');
-      return payload;
-    });
     this.app.addHook('onResponse', async (req, reply) => {
-      this.#lifetime.requestFinished(req.raw.socket);
       if (reply.statusCode >= 400) errors.inc({ path: req.routeOptions.url ?? 'unsupported', code: String(reply.statusCode) });
     });
     this.app.setNotFoundHandler(async (req, reply) => reply.code(404).type('text/plain').send(`unsupported path requested: ${JSON.stringify(req.url.split('?')[0])}`));

@@ -121,29 +121,37 @@ async function measure(peer: Peer, target: Target, rep: number): Promise<Row> {
   rmSync(dir, { recursive: true, force: true });
   const dst = target.url(peer.name, rep);
   if (target.name === 'fs') rmSync(dst.slice('fs://'.length), { recursive: true, force: true });
-  const server = await peer.serve(join(dir, 'data'));
-  step('loading the workload');
-  await kit.ingest({ base: server.base, file: baseFile });
-  await settled(server.proc.child.pid);
-  const backups = await peer.backups(server.base, join(dir, 'data'), dst, target);
-  step('full backup');
-  const full = await backups.full();
-  step('loading more points');
-  await kit.ingest({ base: server.base, file: deltaFile });
-  await settled(server.proc.child.pid);
-  step('incremental backup');
-  const incremental = await backups.incremental();
-  await backups.close();
-  const want = await exportHash(server.base);
-  await server.proc.stop();
-  step('restore');
-  const restore = await peer.restore(dst, join(dir, 'restored'), target);
-  const restored = await peer.serve(join(dir, 'restored'));
-  step('export check');
-  const got = await exportHash(restored.base);
-  await restored.proc.stop();
-  rmSync(dir, { recursive: true, force: true });
-  return { target: target.name, peer: peer.name, full, incremental, restore, exportMatches: got === want };
+  // Every process started here is stopped, also when a step fails.
+  const cleanup: (() => Promise<unknown>)[] = [];
+  try {
+    const server = await peer.serve(join(dir, 'data'));
+    cleanup.push(() => server.proc.stop());
+    step('loading the workload');
+    await kit.ingest({ base: server.base, file: baseFile });
+    await settled(server.proc.child.pid);
+    const backups = await peer.backups(server.base, join(dir, 'data'), dst, target);
+    cleanup.push(() => backups.close());
+    step('full backup');
+    const full = await backups.full();
+    step('loading more points');
+    await kit.ingest({ base: server.base, file: deltaFile });
+    await settled(server.proc.child.pid);
+    step('incremental backup');
+    const incremental = await backups.incremental();
+    await backups.close();
+    const want = await exportHash(server.base);
+    await server.proc.stop();
+    step('restore');
+    const restore = await peer.restore(dst, join(dir, 'restored'), target);
+    const restored = await peer.serve(join(dir, 'restored'));
+    cleanup.push(() => restored.proc.stop());
+    step('export check');
+    const got = await exportHash(restored.base);
+    return { target: target.name, peer: peer.name, full, incremental, restore, exportMatches: got === want };
+  } finally {
+    for (const stop of cleanup.reverse()) await stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const peers = a.peers.split(',').map((p) => ({ strata, vm })[p as 'strata' | 'vm']).filter((p): p is Peer => p !== undefined);

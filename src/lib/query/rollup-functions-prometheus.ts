@@ -5,38 +5,47 @@ import { KahanSum, linearRegression, mean, quantile, variance } from './math.ts'
 import type { RollupFunction, RollupWindow, SweepWindows } from './rollup-window.ts';
 
 /**
- * resetCorrections: c[i] = Σ vs[j-1] over the counter resets at j ≤ i, so the correction of a
- * window [lo, hi) is c[hi-1] - c[lo], in O(1) per window. Empty when the series never resets.
+ * resetCounts: r[i] = the number of counter resets (drops) at j ≤ i, so whether a window [lo, hi)
+ * holds a reset is r[hi-1] !== r[lo], in O(1). Empty when the series never resets.
  */
-function resetCorrections(vs: Float64Array): Float64Array {
+function resetCounts(vs: Float64Array): Float64Array {
   let any = false;
   for (let i = 1; i < vs.length && !any; i++) any = vs[i]! < vs[i - 1]!;
   if (!any) return new Float64Array(0);
-  const c = new Float64Array(vs.length);
-  for (let i = 1; i < vs.length; i++) c[i] = c[i - 1]! + (vs[i]! < vs[i - 1]! ? vs[i - 1]! : 0);
-  return c;
+  const r = new Float64Array(vs.length);
+  for (let i = 1; i < vs.length; i++) r[i] = r[i - 1]! + (vs[i]! < vs[i - 1]! ? 1 : 0);
+  return r;
 }
 
-const NO_CORRECTIONS = new Float64Array(0);
+const NO_RESETS = new Float64Array(0);
 
 /**
  * extrapolate implements rate/increase/delta over the samples [lo, hi) (at least two) of a
- * window (start, end]: the change, corrected for counter resets (corrections from
- * resetCorrections, empty when the series never resets), extrapolated towards the window edges
+ * window (start, end]: the change, corrected for counter resets (`resets` from resetCounts,
+ * empty when the series never resets), extrapolated towards the window edges
  * when samples come close to them.
  */
 function extrapolate(
   ts: Float64Array, vs: Float64Array, lo: number, hi: number, start: number, end: number, rangeMs: number,
-  corrections: Float64Array, isCounter: boolean, isRate: boolean,
+  resets: Float64Array, isCounter: boolean, isRate: boolean,
 ): number {
-  // Durations stay in milliseconds: the factor is a ratio of durations, so the unit cancels,
-  // and the hot loop saves the divisions by 1000.
+  // The float operations follow Prometheus' order exactly (seconds, then the factor): results
+  // must match bit for bit, since histogram_quantile turns a last-bit difference in a bucket
+  // rate into another bucket when a rank falls on a bucket boundary.
   const last = hi - 1;
   let result = vs[last]! - vs[lo]!;
-  if (isCounter && corrections.length > 0) result += corrections[last]! - corrections[lo]!;
-  let toStart = ts[lo]! - start;
-  let toEnd = end - ts[last]!;
-  const sampled = ts[last]! - ts[lo]!;
+  if (isCounter && resets.length > 0 && resets[last] !== resets[lo]) {
+    // Add the value before each reset in sample order, as Prometheus does (bit-identical sums).
+    let prev = vs[lo]!;
+    for (let i = lo + 1; i <= last; i++) {
+      const v = vs[i]!;
+      if (v < prev) result += prev;
+      prev = v;
+    }
+  }
+  let toStart = (ts[lo]! - start) / 1000;
+  let toEnd = (end - ts[last]!) / 1000;
+  const sampled = (ts[last]! - ts[lo]!) / 1000;
   const avgGap = sampled / (hi - lo - 1);
   const threshold = avgGap * 1.1;
   if (toStart >= threshold) toStart = avgGap / 2;
@@ -46,19 +55,20 @@ function extrapolate(
     if (toZero < toStart) toStart = toZero;
   }
   if (toEnd >= threshold) toEnd = avgGap / 2;
-  const extrapolated = result * ((sampled + toStart + toEnd) / sampled);
-  return isRate ? extrapolated / (rangeMs / 1000) : extrapolated;
+  let factor = (sampled + toStart + toEnd) / sampled;
+  if (isRate) factor /= rangeMs / 1000;
+  return result * factor;
 }
 
 function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean): number {
-  const corrections = isCounter ? (w.scratch ?? (w.scratch = resetCorrections(w.vs))) : NO_CORRECTIONS;
-  return extrapolate(w.ts, w.vs, w.lo, w.hi, w.start, w.end, w.rangeMs, corrections, isCounter, isRate);
+  const resets = isCounter ? (w.scratch ?? (w.scratch = resetCounts(w.vs))) : NO_RESETS;
+  return extrapolate(w.ts, w.vs, w.lo, w.hi, w.start, w.end, w.rangeMs, resets, isCounter, isRate);
 }
 
 // sweepRate is extrapolatedRate over every window of a series (see RollupFunction.sweep).
 function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolean {
   const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
-  const corrections = isCounter ? resetCorrections(vs) : NO_CORRECTIONS;
+  const resets = isCounter ? resetCounts(vs) : NO_RESETS;
   const len = ts.length;
   let lo = 0;
   let hi = 0;
@@ -69,7 +79,7 @@ function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolea
     while (hi < len && ts[hi]! <= end) hi++;
     while (lo < hi && ts[lo]! <= start - edgeMs) lo++;
     if (hi - lo < 2) continue;
-    values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, corrections, isCounter, isRate);
+    values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, resets, isCounter, isRate);
     present[i] = 1;
     any = true;
   }

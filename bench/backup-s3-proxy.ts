@@ -4,7 +4,9 @@
 // orders the elements of each <Part> as Go's map iteration happens to, so a body mixing
 // <ETag>-first and <PartNumber>-first parts makes fauxqs keep only some parts and store a
 // truncated object. The proxy rewrites those bodies into the canonical form (the emulator checks
-// no payload signatures) and streams everything else unchanged.
+// no payload signatures). fauxqs also answers 500 to an empty PUT without a Content-Type (an
+// empty file: it reads an undefined body), so such requests get `binary/octet-stream`.
+// Everything else streams through unchanged.
 
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +18,11 @@ export async function startEntityProxy(target: string): Promise<{ endpoint: stri
     const forward = (body?: Buffer) => {
       // This proxy already answered the client's Expect: 100-continue; the emulator gets the body at once.
       const { expect: _expect, ...rest } = req.headers;
-      const headers = { ...rest, ...(body ? { 'content-length': String(body.length) } : {}) };
+      const headers = {
+        ...rest,
+        ...(body ? { 'content-length': String(body.length) } : {}),
+        ...(req.method === 'PUT' && rest['content-type'] === undefined ? { 'content-type': 'binary/octet-stream' } : {}),
+      };
       const up = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers }, (r: IncomingMessage) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
         r.pipe(res);

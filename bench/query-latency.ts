@@ -8,8 +8,8 @@
 //
 // Each server is loaded once into a data dir kept under --work (loaded/<server>-<workload>,
 // force-flushed and force-merged), then every round starts each server on its loaded dir (the
-// order alternates between rounds), runs the query set and stops it. Figures are medians over
-// the rounds of each round's serial median. Both servers run with their result caches off
+// order alternates between rounds), runs the query set once untimed, then timed, and stops it.
+// Figures are medians over the rounds of each round's serial median. Both servers run with their result caches off
 // (VictoriaMetrics -search.disableCache, tsdb -search.disableCache); --cache turns both on.
 // "other load" is the CPU the rest of the machine used meanwhile, in cores: the machine is
 // shared, and a round with a high value is noisy.
@@ -50,6 +50,8 @@ interface Kit {
   GENERATOR_VERSION: number;
   ingest(o: { base: string; file: string }): Promise<{ rows_per_s: number }>;
   runQueries(o: { base: string; meta: unknown; reps: number; concurrency: number; rounds: number }): Promise<QueryRun>;
+  buildQueries(meta: unknown): { list: { path: string; params: Record<string, string | number> }[] };
+  qs(params: Record<string, string | number>): string;
   readMeta(file: string): unknown;
   request(url: string, o?: { method?: string }): Promise<{ status: number }>;
   settledDu(pid: number, dir: string): Promise<unknown>;
@@ -153,6 +155,9 @@ async function measure(kit: Kit, server: Server, dir: string, meta: unknown): Pr
   const s = await start(kit, server, dir);
   try {
     const pid = s.child.pid!;
+    // One untimed pass over the whole set first: the figures are for a warmed-up server (for
+    // tsdb, code the JIT has optimised), not for the first requests after a start.
+    for (const q of kit.buildQueries(meta).list) await kit.request(`${s.base}${q.path}?${kit.qs(q.params)}`);
     const m0 = cpuSeconds();
     const s0 = cpuSeconds(pid);
     const c0 = process.cpuUsage();

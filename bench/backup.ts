@@ -14,7 +14,7 @@
 // for vmbackup and both restores the whole process.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from 'fauxqs';
@@ -31,6 +31,8 @@ const { values: a } = parseArgs({
     peers: { type: 'string', default: 'strata,vm' },
     work: { type: 'string', default: '/tmp/backup-bench' },
     kit: { type: 'string', default: process.env.STRATA_BENCH_KIT ?? join(repo, '..', 'shared', 'bench') },
+    // report FILE prints the table of an earlier run's backup-bench.json without running again
+    report: { type: 'string' },
   },
 });
 const series = Number(a.series);
@@ -55,27 +57,8 @@ const kit: Kit = {
 const start = kit.defaultStart(points + deltaPoints, 60);
 const baseFile = join(work, `base-${series}x${points}-${start}.prom`);
 const deltaFile = join(work, `delta-${series}x${deltaPoints}-${start}.prom`);
-if (!existsSync(`${baseFile}.meta.json`)) await kit.generate({ series, points, interval: 60, start, format: 'prom', out: baseFile });
-if (!existsSync(`${deltaFile}.meta.json`)) await kit.generate({ series, points: deltaPoints, interval: 60, start: start + points * 60_000, format: 'prom', out: deltaFile });
-
-// The S3 emulator, in this process, and credentials for both tools.
-const s3 = buildApp({ logger: false });
-const s3Endpoint = await s3.listen({ port: 0, host: '127.0.0.1' });
-if (!(await fetch(`${s3Endpoint}/bench`, { method: 'PUT' })).ok) throw new Error('cannot create the bench bucket in fauxqs');
-// vmbackup's S3 client needs one emulator quirk worked around (backup-s3-proxy.ts); ours talks to fauxqs directly.
-const vmS3 = await startEntityProxy(s3Endpoint);
-const creds = join(work, 'aws-credentials');
-writeFileSync(creds, '[default]\naws_access_key_id = bench\naws_secret_access_key = bench\nregion = us-east-1\n');
-const targets: Record<string, Target> = {
-  fs: { name: 'fs', url: (peer, rep) => `fs://${join(work, 'dst', `${peer}-${rep}`)}`, strataFlags: [], vmFlags: [], remoteOptions: {} },
-  s3: {
-    name: 's3',
-    url: (peer, rep) => `s3://bench/${peer}-${rep}`,
-    strataFlags: [`-credsFilePath=${creds}`, `-customObjEndpoint=${s3Endpoint}`],
-    vmFlags: [`-credsFilePath=${creds}`, `-customS3Endpoint=${vmS3.endpoint}`],
-    remoteOptions: { s3: { credsFilePath: creds, endpoint: s3Endpoint } },
-  },
-};
+if (a.report === undefined && !existsSync(`${baseFile}.meta.json`)) await kit.generate({ series, points, interval: 60, start, format: 'prom', out: baseFile });
+if (a.report === undefined && !existsSync(`${deltaFile}.meta.json`)) await kit.generate({ series, points: deltaPoints, interval: 60, start: start + points * 60_000, format: 'prom', out: deltaFile });
 
 interface Row {
   target: string;
@@ -154,48 +137,73 @@ async function measure(peer: Peer, target: Target, rep: number): Promise<Row> {
   }
 }
 
-const peers = a.peers.split(',').map((p) => ({ strata, vm })[p as 'strata' | 'vm']).filter((p): p is Peer => p !== undefined);
-const rows: Row[] = [];
-try {
-  for (let rep = 0; rep < Number(a.repeat); rep++) {
-    for (const t of a.targets.split(',')) {
-      const target = targets[t];
-      if (!target) throw new Error(`unknown target ${t}; use fs, s3`);
-      for (const peer of peers) {
-        process.stderr.write(`bench/backup: ${peer.name} to ${t}, repetition ${rep + 1}\n`);
-        rows.push(await measure(peer, target, rep));
-        writeFileSync(join(work, 'backup-bench.json'), JSON.stringify(rows, null, 2));
+async function runAll(): Promise<Row[]> {
+  // The S3 emulator, in this process, and credentials for both tools.
+  const s3 = buildApp({ logger: false });
+  const s3Endpoint = await s3.listen({ port: 0, host: '127.0.0.1' });
+  if (!(await fetch(`${s3Endpoint}/bench`, { method: 'PUT' })).ok) throw new Error('cannot create the bench bucket in fauxqs');
+  // vmbackup's S3 client needs one emulator quirk worked around (backup-s3-proxy.ts); ours talks to fauxqs directly.
+  const vmS3 = await startEntityProxy(s3Endpoint);
+  const creds = join(work, 'aws-credentials');
+  writeFileSync(creds, '[default]\naws_access_key_id = bench\naws_secret_access_key = bench\nregion = us-east-1\n');
+  const targets: Record<string, Target> = {
+    fs: { name: 'fs', url: (peer, rep) => `fs://${join(work, 'dst', `${peer}-${rep}`)}`, strataFlags: [], vmFlags: [], remoteOptions: {} },
+    s3: {
+      name: 's3',
+      url: (peer, rep) => `s3://bench/${peer}-${rep}`,
+      strataFlags: [`-credsFilePath=${creds}`, `-customObjEndpoint=${s3Endpoint}`],
+      vmFlags: [`-credsFilePath=${creds}`, `-customS3Endpoint=${vmS3.endpoint}`],
+      remoteOptions: { s3: { credsFilePath: creds, endpoint: s3Endpoint } },
+    },
+  };
+  const peers = a.peers.split(',').map((p) => ({ strata, vm })[p as 'strata' | 'vm']).filter((p): p is Peer => p !== undefined);
+  const rows: Row[] = [];
+  try {
+    for (let rep = 0; rep < Number(a.repeat); rep++) {
+      for (const t of a.targets.split(',')) {
+        const target = targets[t];
+        if (!target) throw new Error(`unknown target ${t}; use fs, s3`);
+        for (const peer of peers) {
+          process.stderr.write(`bench/backup: ${peer.name} to ${t}, repetition ${rep + 1}\n`);
+          rows.push(await measure(peer, target, rep));
+          writeFileSync(join(work, 'backup-bench.json'), JSON.stringify(rows, null, 2));
+        }
       }
     }
+  } finally {
+    await vmS3.close();
+    await s3.close();
   }
-} finally {
-  await vmS3.close();
-  await s3.close();
+  return rows;
 }
 
+const rows: Row[] = a.report === undefined ? await runAll() : (JSON.parse(readFileSync(a.report, 'utf8')) as Row[]);
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
 // What a Node.js process start costs, so the table can be read without it: the restore command
 // with nothing to restore (vmbackup/vmrestore start in milliseconds).
 const startups: number[] = [];
 for (let i = 0; i < 3; i++) startups.push((await run(process.execPath, ['src/cmd/backupmanager.ts', `-storageDataPath=${join(work, 'empty')}`, 'restore'])).seconds);
+const range = (xs: number[], f: (x: number) => string) => (xs.length < 2 ? f(median(xs)) : `${f(median(xs))} [${f(Math.min(...xs))}–${f(Math.max(...xs))}]`);
+const sec = (x: number) => x.toFixed(2);
 const mib = (b: number) => (b / 1048576).toFixed(2);
+const runs = new Set(rows.map((r) => `${r.target}/${r.peer}`)).size === 0 ? 0 : rows.length / new Set(rows.map((r) => `${r.target}/${r.peer}`)).size;
 const out: string[] = [
   ...(exportRetries > 0 ? [`(${exportRetries} export request(s) were cut off and retried; see stderr)`] : []),
-  `workload: ${series} series × ${points} points, then ${deltaPoints} more points per series; medians of ${a.repeat} run(s); ` +
+  `workload: ${series} series × ${points} points, then ${deltaPoints} more points per series; median [min–max] of ${runs} run(s); ` +
     `a backupmanager process start (included in Strata's full backup and restore times) takes ${median(startups).toFixed(2)} s here`,
   '',
-  '| target | step | Strata s | VM s | time ratio (Strata/VM) | Strata MiB moved | VM MiB moved | bytes ratio | export after restore (Strata / VM) |',
+  '| target | step | Strata s | VM s | time ratio (Strata/VM, medians) | Strata MiB moved | VM MiB moved | bytes ratio (medians) | export after restore (Strata / VM) |',
   '|---|---|---|---|---|---|---|---|---|',
 ];
-for (const t of a.targets.split(',')) {
+for (const t of [...new Set(rows.map((r) => r.target))]) {
   for (const step of ['full', 'incremental', 'restore'] as const) {
     const of = (peer: string) => rows.filter((r) => r.target === t && r.peer === peer);
-    const sec = (peer: string) => median(of(peer).map((r) => r[step].seconds));
-    const bytes = (peer: string) => median(of(peer).map((r) => r[step].bytes));
+    const secs = (peer: string) => of(peer).map((r) => r[step].seconds);
+    const bytes = (peer: string) => of(peer).map((r) => r[step].bytes);
     const ok = (peer: string) => (of(peer).length === 0 ? '-' : of(peer).every((r) => r.exportMatches) ? 'identical' : 'DIFFERS');
-    out.push(`| ${t} | ${step} | ${sec('strata').toFixed(2)} | ${sec('vm').toFixed(2)} | ${(sec('strata') / sec('vm')).toFixed(2)} | ` +
-      `${mib(bytes('strata'))} | ${mib(bytes('vm'))} | ${(bytes('strata') / bytes('vm')).toFixed(2)} | ${step === 'restore' ? `${ok('strata')} / ${ok('vm')}` : ''} |`);
+    out.push(`| ${t} | ${step} | ${range(secs('strata'), sec)} | ${range(secs('vm'), sec)} | ${(median(secs('strata')) / median(secs('vm'))).toFixed(2)} | ` +
+      `${range(bytes('strata'), mib)} | ${range(bytes('vm'), mib)} | ${(median(bytes('strata')) / median(bytes('vm'))).toFixed(2)} | ${step === 'restore' ? `${ok('strata')} / ${ok('vm')}` : ''} |`);
   }
 }
 process.stdout.write(`${out.join('\n')}\n`);
-writeFileSync(join(work, 'backup-bench.json'), JSON.stringify(rows, null, 2));
+if (a.report === undefined) writeFileSync(join(work, 'backup-bench.json'), JSON.stringify(rows, null, 2));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTree, readTree, tempDir, type TempDir } from '../../src/lib/backup/testing/tree.ts';
 import { startFakeSnapshotServer, type FakeSnapshotServer } from './fake-snapshot-server.ts';
-import { basicAuth, metricOf, runCommand, startBackupManager, type RunningBackupManager } from './harness.ts';
+import { basicAuth, killStarted, metricOf, runCommand, startBackupManager, type RunningBackupManager } from './harness.ts';
 
 let tmp: TempDir;
 let live: string;
@@ -31,8 +31,8 @@ beforeAll(async () => {
   await bm.proc.waitForOutput(/backup run finished in/);
 });
 afterAll(async () => {
-  if (bm.proc.child.exitCode === null) await bm.stop();
-  await snapshots.stop();
+  await killStarted();
+  await snapshots?.stop();
   await tmp.cleanup();
 });
 

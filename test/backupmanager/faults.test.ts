@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backup, createRemoteFs, createRestoreMark, FsRemote } from '../../src/lib/backup/index.ts';
 import { makeTree, readTree, tempDir, type TempDir } from '../../src/lib/backup/testing/tree.ts';
-import { startProcess } from '../e2e/process-harness.ts';
 import { startS3Emulator, type RunningServer } from '../backup/servers.ts';
 import { startCutProxy, type CutProxy } from './cut-proxy.ts';
 import { startFakeSnapshotServer, type FakeSnapshotServer } from './fake-snapshot-server.ts';
-import { BINARY, metricOf, runCommand, startBackupManager } from './harness.ts';
+import { BINARY, killStarted, metricOf, runCommand, startBackupManager, startTracked } from './harness.ts';
 
 let tmp: TempDir;
 let live: string;
@@ -34,7 +33,8 @@ beforeAll(async () => {
   snapshots = await startFakeSnapshotServer(dataDir, live);
 });
 afterAll(async () => {
-  await snapshots.stop();
+  await killStarted();
+  await snapshots?.stop();
   await tmp.cleanup();
 });
 
@@ -161,7 +161,7 @@ describe('restore faults', () => {
     restoreData = join(tmp.path, 'restore-killed');
     await makeTree(restoreData, { 'data/old/part.bin': 'old data' });
     await mark();
-    const proc = startProcess(BINARY, ['-loggerDisableTimestamps', ...slow, `-storageDataPath=${restoreData}`, 'restore']);
+    const proc = startTracked(BINARY, ['-loggerDisableTimestamps', ...slow, `-storageDataPath=${restoreData}`, 'restore']);
     await waitFor(async () => (await readdir(join(restoreData, 'data', 'p1')).catch(() => [])).length >= 1);
     proc.kill('SIGKILL');
     await proc.exited;

@@ -1,9 +1,31 @@
 // Running the backupmanager binary in process tests.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { repoRoot, startProcess, type StartedProcess } from '../e2e/process-harness.ts';
 
 export const BINARY = 'src/cmd/backupmanager.ts';
+
+// Every process a test starts, so that a failing test cannot leave one running.
+const started = new Map<ChildProcess, Promise<unknown>>();
+
+function track(child: ChildProcess, exited: Promise<unknown>): void {
+  started.set(child, exited);
+  void exited.then(() => started.delete(child));
+}
+
+/** killStarted kills (SIGKILL, by pid) every process the tests started that still runs; call it in afterAll. */
+export async function killStarted(): Promise<void> {
+  const running = [...started].filter(([c]) => c.exitCode === null && c.signalCode === null);
+  for (const [c] of running) c.kill('SIGKILL');
+  await Promise.all(running.map(([, exited]) => exited));
+}
+
+/** startTracked is startProcess for a process killStarted will clean up. */
+export function startTracked(script: string, args: readonly string[], env: Record<string, string> = {}): StartedProcess {
+  const p = startProcess(script, args, env);
+  track(p.child, p.exited);
+  return p;
+}
 
 /** RunningBackupManager is a backupmanager serving on 127.0.0.1. */
 export interface RunningBackupManager {
@@ -15,7 +37,7 @@ export interface RunningBackupManager {
 
 /** startBackupManager starts the server with `args` and waits until it listens. */
 export async function startBackupManager(args: readonly string[], env: Record<string, string> = {}): Promise<RunningBackupManager> {
-  const proc = startProcess(BINARY, ['-httpListenAddr=127.0.0.1:0', '-loggerDisableTimestamps', ...args], env);
+  const proc = startTracked(BINARY, ['-httpListenAddr=127.0.0.1:0', '-loggerDisableTimestamps', ...args], env);
   const m = await proc.waitForOutput(/listening for http requests on (http:\/\/127\.0\.0\.1:\d+)/);
   return {
     proc,
@@ -41,7 +63,9 @@ export function runCommand(args: readonly string[], env: Record<string, string> 
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? signal ?? -1, stdout, stderr })));
+  const done = new Promise<CommandResult>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? signal ?? -1, stdout, stderr })));
+  track(child, done);
+  return done;
 }
 
 /** basicAuth is the Authorization header for -httpAuth.* credentials. */

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteFs, createRestoreMark, type RemoteFile, type RemoteFsOptions } from '../../src/lib/backup/index.ts';
 import { tempDir, type TempDir } from '../../src/lib/backup/testing/tree.ts';
-import { startProcess, type StartedProcess } from '../e2e/process-harness.ts';
+import type { StartedProcess } from '../e2e/process-harness.ts';
 import { startS3Emulator, type RunningServer } from '../backup/servers.ts';
-import { BINARY, runCommand, startBackupManager, type RunningBackupManager } from './harness.ts';
+import { BINARY, killStarted, runCommand, startBackupManager, startTracked, type RunningBackupManager } from './harness.ts';
 
 let tmp: TempDir;
 let s3: RunningServer;
@@ -25,7 +25,8 @@ beforeAll(async () => {
   await writeFile(awsCreds, '[default]\naws_access_key_id = test\naws_secret_access_key = test\nregion = us-east-1\n');
 });
 afterAll(async () => {
-  await s3.stop();
+  await killStarted();
+  await s3?.stop();
   await tmp.cleanup();
 });
 
@@ -36,7 +37,7 @@ interface Tsdb {
 }
 
 async function startTsdb(dataDir: string): Promise<Tsdb> {
-  const proc = startProcess('src/cmd/tsdb.ts', [`-storageDataPath=${dataDir}`, '-httpListenAddr=127.0.0.1:0', '-retentionPeriod=100y', '-loggerDisableTimestamps']);
+  const proc = startTracked('src/cmd/tsdb.ts', [`-storageDataPath=${dataDir}`, '-httpListenAddr=127.0.0.1:0', '-retentionPeriod=100y', '-loggerDisableTimestamps']);
   const m = await proc.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   return { proc, base: m[1] ?? '', stop: async () => (proc.child.exitCode === null ? (proc.kill('SIGTERM'), proc.exited) : proc.exited) };
 }
@@ -117,8 +118,9 @@ describe.each(targets)('tsdb backup and restore to $name', (target) => {
     await bm.proc.waitForOutput(runs(1));
   });
   afterAll(async () => {
-    if (bm.proc.child.exitCode === null) await bm.stop();
-    await tsdb.stop();
+    // graceful stops where the test got that far; killStarted takes care of the rest
+    if (bm?.proc.child.exitCode === null) await bm.stop();
+    await tsdb?.stop();
   });
 
   it('backs up, then uploads only new parts after new data, and nothing when nothing changed', async () => {
@@ -207,14 +209,14 @@ describe('restore faults with tsdb', () => {
   it('an interrupted restore keeps tsdb from starting until a retry finishes it', async () => {
     const dir = join(tmp.path, 'interrupted');
     await mark(dir);
-    const restore = startProcess(BINARY, ['-loggerDisableTimestamps', '-concurrency=1', '-maxBytesPerSecond=16KiB', `-storageDataPath=${dir}`, 'restore']);
+    const restore = startTracked(BINARY, ['-loggerDisableTimestamps', '-concurrency=1', '-maxBytesPerSecond=16KiB', `-storageDataPath=${dir}`, 'restore']);
     await restore.waitForOutput(/restoring \S+ into/);
     await new Promise((r) => setTimeout(r, 1500));
     restore.kill('SIGKILL');
     await restore.exited;
     expect((await readdir(dir)).includes('restore-in-progress')).toBe(true);
 
-    const refused = startProcess('src/cmd/tsdb.ts', [`-storageDataPath=${dir}`, '-httpListenAddr=127.0.0.1:0']);
+    const refused = startTracked('src/cmd/tsdb.ts', [`-storageDataPath=${dir}`, '-httpListenAddr=127.0.0.1:0']);
     expect(await refused.exited).not.toBe(0);
     expect(refused.output()).toMatch(/a restore is in progress \(file "restore-in-progress" exists\)/);
 

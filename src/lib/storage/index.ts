@@ -12,6 +12,7 @@
 // and its worker: options and an injected clock, no flags, no process.env.
 export { openStorage, Storage } from './storage.ts';
 export type { StorageOptions } from './options.ts';
+export type { KeyedRows, KeyTable } from './keyed-rows.ts';
 export { DEFAULTS as STORAGE_DEFAULTS } from './options.ts';
 export type { StorageStats, TierStats, CacheStats, TenantStats } from './stats.ts';
 export type { StorageLogger } from './logger.ts';

@@ -124,3 +124,14 @@ export class GenCache<V> {
     return this.#curBytes + this.#prevBytes;
   }
 }
+
+const LATIN1 = /^[\x00-\xff]*$/;
+
+/**
+ * ownString returns a copy of s in its own memory, for cache keys kept long: a substring in V8 may
+ * be a slice that keeps its whole parent (a request body) alive.
+ */
+export function ownString(s: string): string {
+  if (s.length < 13) return s; // V8 copies substrings this short instead of slicing
+  return LATIN1.test(s) ? Buffer.from(s, 'latin1').toString('latin1') : Buffer.from(s, 'utf16le').toString('utf16le');
+}

@@ -16,7 +16,8 @@ import { deleteSnapshot, linkSnapshot, listSnapshots, snapshotName, snapshotsOld
 import { type StorageStats, collectStats } from './stats.ts';
 import { openCore } from './storage-open.ts';
 import { appendDeleteRecord } from './wal-record.ts';
-import { WritePath } from './write-path.ts';
+import type { KeyedRows } from './keyed-rows.ts';
+import { type Rejections, WritePath } from './write-path.ts';
 
 /** MAX_INDEX_TABLE_BYTES seals the in-memory index table for a flush when it grows past this. */
 const MAX_INDEX_TABLE_BYTES = 32 * 2 ** 20;
@@ -109,23 +110,51 @@ export class Storage implements Searcher, Deleter, Inserter {
     this.#checkOpen();
     search.checkTenant(tenant);
     if (rows.length === 0) return;
-    // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
+    await this.#admit();
+    this.#prepareFor(rows.length);
+    const rej = this.#write.writeRows(tenant, rows);
+    await this.#afterWrite(rej, rows.length);
+  }
+
+  /**
+   * addKeyedRows is addRows for a batch in columns whose series are numbered in a key table
+   * (protoparser's keyed parsers fill one): same guarantees and errors, without a row object per
+   * sample. The batch is read before the returned promise settles and not kept: its arrays may be
+   * reused from then on.
+   */
+  async addKeyedRows(tenant: Tenant, batch: KeyedRows): Promise<void> {
+    this.#checkOpen();
+    search.checkTenant(tenant);
+    if (batch.length === 0) return;
+    await this.#admit();
+    this.#prepareFor(batch.length);
+    const rej = this.#write.writeKeyed(tenant, batch);
+    await this.#afterWrite(rej, batch.length);
+  }
+
+  // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
+  async #admit(): Promise<void> {
     const core = this.#core;
     while ((core.sealedRows >= this.#opts.maxBufferedRows * 2 || core.index.frozenBytes >= MAX_INDEX_TABLE_BYTES * 2) && this.#flusher.draining) {
       await this.#flusher.idle();
     }
     this.#checkOpen();
-    // Seal before a call that would overflow the buffer: its memory then stays the pooled size.
-    const active = core.active;
-    if (active.rows > 0 && active.rows + rows.length > this.#opts.maxBufferedRows) this.#sealForFlush();
-    const rej = this.#write.writeRows(tenant, rows);
+  }
+
+  // Seal before a call that would overflow the buffer: its memory then stays the pooled size.
+  #prepareFor(rows: number): void {
+    const active = this.#core.active;
+    if (active.rows > 0 && active.rows + rows > this.#opts.maxBufferedRows) this.#sealForFlush();
+  }
+
+  async #afterWrite(rej: Rejections, rowsInCall: number): Promise<void> {
     // A burst of new series (or a day rollover at high cardinality) fills the index table rather
     // than the row buffer: bound both.
     if (this.#core.active.rows >= this.#opts.maxBufferedRows || this.#core.index.mutableBytes > MAX_INDEX_TABLE_BYTES) this.#sealForFlush();
     if (this.#opts.fsyncIntervalMs === 0) await this.#core.wal.sync();
     if (rej.total === 0) return;
     this.#warnRetention(rej.retentionMessage());
-    const err = rej.error(rows.length, this.#opts);
+    const err = rej.error(rowsInCall, this.#opts);
     if (err) throw err;
   }
 

@@ -1,5 +1,6 @@
 import type { Tenant } from '../storageapi/api.ts';
 import { tenantKey } from './index/keys.ts';
+import type { KeyTable } from './keyed-rows.ts';
 import { type CacheGroup, GenCache } from './series-cache.ts';
 
 /**
@@ -28,6 +29,9 @@ export class TenantState {
   readonly byLabels: GenCache<SeriesRef>;
   seriesCreated = 0;
   rowsAdded = 0;
+  // Key number → series per key table of keyed batches. Weak: a table the parser dropped takes
+  // its refs with it; its size is bounded by the parser's dictionary budget.
+  #keyed = new WeakMap<KeyTable, (SeriesRef | undefined)[]>();
   #hour = -1;
   #cur = new Set<number>();
   #prev = new Set<number>();
@@ -38,6 +42,16 @@ export class TenantState {
     this.name = `${tenant.accountID}:${tenant.projectID}`;
     this.byRawKey = new GenCache(group);
     this.byLabels = new GenCache(group);
+  }
+
+  /** keyedRefs returns the series refs cached for the key numbers of table (sparse). */
+  keyedRefs(table: KeyTable): (SeriesRef | undefined)[] {
+    let refs = this.#keyed.get(table);
+    if (refs === undefined) {
+      refs = [];
+      this.#keyed.set(table, refs);
+    }
+    return refs;
   }
 
   /** markActive records that series id received a sample during clock hour `hour`. */
@@ -73,6 +87,7 @@ export class TenantState {
   forget(): void {
     this.byRawKey.clear();
     this.byLabels.clear();
+    this.#keyed = new WeakMap();
   }
 }
 

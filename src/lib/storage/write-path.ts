@@ -3,8 +3,10 @@ import { LimitExceededError } from '../storageapi/errors.ts';
 import type { StorageCore } from './core.ts';
 import { ByteWriter } from './encoding/bytes.ts';
 import { MS_PER_DAY, labelsKey } from './index/keys.ts';
+import type { KeyedRows } from './keyed-rows.ts';
 import { type RejectReason, normalizeLabels } from './labels.ts';
 import { acceptedRange } from './retention.ts';
+import { ownString } from './series-cache.ts';
 import type { SeriesRef, TenantState } from './tenant-state.ts';
 import { SamplesRecord, appendSeriesRecord } from './wal-record.ts';
 
@@ -60,6 +62,17 @@ export class Rejections {
   }
 }
 
+/** WriteState is what one writeRows/writeKeyed call carries from row to row. */
+interface WriteState {
+  ts: TenantState;
+  rej: Rejections;
+  minTs: number;
+  maxTs: number;
+  hour: number;
+  /** n counts the samples placed in the record so far. */
+  n: number;
+}
+
 /**
  * WritePath turns rows into buffered, WAL-logged samples. writeRows is synchronous: it resolves
  * series IDs (rawKey cache, labels cache, index, or a new series), writes one WAL write(2) for
@@ -72,6 +85,8 @@ export class WritePath {
   // allocating a fresh record per call would leave tens of MB of garbage ArrayBuffers at 2M rows/s.
   #record = new SamplesRecord(1024);
   #slots = new Int32Array(1024);
+  // The state of the call in progress (calls are synchronous, so one is enough).
+  readonly #state: WriteState = { ts: undefined!, rej: undefined!, minTs: 0, maxTs: 0, hour: 0, n: 0 };
 
   constructor(core: StorageCore) {
     this.#core = core;
@@ -79,57 +94,112 @@ export class WritePath {
 
   /** writeRows stores the valid rows of a call; returns the rejected ones' summary. */
   writeRows(tenant: Tenant, rows: readonly MetricRow[]): Rejections {
-    const core = this.#core;
-    const rej = new Rejections();
-    const ts = core.tenantState(tenant);
-    const now = core.opts.now();
-    const range = acceptedRange(now, core.opts.retentionMs);
-    const minTs = Math.max(0, range.minTs);
-    const maxTs = Math.min(MAX_VALID_TIMESTAMP, range.maxTs);
-    const hour = Math.floor(now / 3_600_000);
-    if (this.#record.capacity < rows.length) {
-      this.#record = new SamplesRecord(rows.length);
-      this.#slots = new Int32Array(rows.length);
-    }
-    const rec = this.#record;
-    const slots = this.#slots;
-    const buf = core.active;
-    this.#seriesRecords.reset();
-    let n = 0;
+    const w = this.#begin(tenant, rows.length);
+    const ts = w.ts;
     for (const row of rows) {
       let t = row.timestamp;
       if (!Number.isInteger(t)) t = Math.round(t);
-      if (!(t >= minTs && t <= maxTs)) {
-        this.#rejectTimestamp(rej, t, minTs, maxTs);
+      if (!(t >= w.minTs && t <= w.maxTs)) {
+        this.#rejectTimestamp(w.rej, t, w.minTs, w.maxTs);
         continue;
       }
       let ref = row.rawKey !== undefined ? ts.byRawKey.get(row.rawKey) : undefined;
       if (ref === undefined) {
-        ref = this.#resolve(ts, row.labels, rej);
+        ref = this.#resolve(ts, row.labels, w.rej);
         if (ref === undefined) continue;
-        if (row.rawKey !== undefined) ts.byRawKey.set(row.rawKey, ref);
+        // A parser's rawKey may be a slice of a whole request body: keep a copy of its own.
+        if (row.rawKey !== undefined) ts.byRawKey.set(ownString(row.rawKey), ref);
       }
-      const day = Math.floor(t / MS_PER_DAY);
-      if (day !== ref.day) this.#ensureDay(ts, ref, day, row.labels);
-      if (ref.hour !== hour) {
-        ts.markActive(ref.id, hour);
-        ref.hour = hour;
-      }
-      if (ref.gen !== buf.gen) {
-        ref.gen = buf.gen;
-        ref.slot = buf.slotOf(ref.id);
-      }
-      slots[n] = ref.slot;
-      rec.ids[n] = ref.id;
-      rec.timestamps[n] = t;
-      rec.values[n] = row.value;
-      n++;
+      this.#place(w, ref, t, row.value, row.labels);
     }
-    this.#commit(rec, slots, n);
-    ts.rowsAdded += n;
+    return this.#end(w);
+  }
+
+  /**
+   * writeKeyed is writeRows for a keyed batch: the series of key k is looked up once per key
+   * table (then cached by number), so rows of known series cost no hashing and no labels.
+   */
+  writeKeyed(tenant: Tenant, batch: KeyedRows): Rejections {
+    const n = batch.length;
+    const w = this.#begin(tenant, n);
+    const refs = w.ts.keyedRefs(batch.table);
+    const labels = batch.table.labels;
+    const { keys, timestamps, values } = batch;
+    for (let i = 0; i < n; i++) {
+      let t = timestamps[i]!;
+      if (!Number.isInteger(t)) t = Math.round(t);
+      if (!(t >= w.minTs && t <= w.maxTs)) {
+        this.#rejectTimestamp(w.rej, t, w.minTs, w.maxTs);
+        continue;
+      }
+      const k = keys[i]!;
+      let ref = refs[k];
+      if (ref === undefined) {
+        const l = labels[k];
+        if (l === undefined) {
+          // A caller's bug, but throwing here would leave series created above without their WAL record.
+          w.rej.note('invalid_labels', `key ${k} is not in its key table of ${labels.length} keys`);
+          continue;
+        }
+        ref = this.#resolve(w.ts, l, w.rej);
+        if (ref === undefined) continue;
+        // Fill gaps so the array stays a packed one (a far index would make it a slow dictionary).
+        while (refs.length < k) refs.push(undefined);
+        refs[k] = ref;
+      }
+      this.#place(w, ref, t, values[i]!, labels[k]!);
+    }
+    return this.#end(w);
+  }
+
+  #begin(tenant: Tenant, rows: number): WriteState {
+    const core = this.#core;
+    const now = core.opts.now();
+    const range = acceptedRange(now, core.opts.retentionMs);
+    if (this.#record.capacity < rows) {
+      this.#record = new SamplesRecord(rows);
+      this.#slots = new Int32Array(rows);
+    }
+    this.#seriesRecords.reset();
+    const w = this.#state;
+    w.ts = core.tenantState(tenant);
+    w.rej = new Rejections();
+    w.minTs = Math.max(0, range.minTs);
+    w.maxTs = Math.min(MAX_VALID_TIMESTAMP, range.maxTs);
+    w.hour = Math.floor(now / 3_600_000);
+    w.n = 0;
+    return w;
+  }
+
+  // place appends one accepted sample of series ref to the record being built.
+  #place(w: WriteState, ref: SeriesRef, t: number, value: number, labels: Labels): void {
+    const day = Math.floor(t / MS_PER_DAY);
+    if (day !== ref.day) this.#ensureDay(w.ts, ref, day, labels);
+    if (ref.hour !== w.hour) {
+      w.ts.markActive(ref.id, w.hour);
+      ref.hour = w.hour;
+    }
+    const buf = this.#core.active;
+    if (ref.gen !== buf.gen) {
+      ref.gen = buf.gen;
+      ref.slot = buf.slotOf(ref.id);
+    }
+    const n = w.n;
+    this.#slots[n] = ref.slot;
+    this.#record.ids[n] = ref.id;
+    this.#record.timestamps[n] = t;
+    this.#record.values[n] = value;
+    w.n = n + 1;
+  }
+
+  #end(w: WriteState): Rejections {
+    const core = this.#core;
+    const n = w.n;
+    this.#commit(this.#record, this.#slots, n);
+    w.ts.rowsAdded += n;
     core.counters.rowsAdded += n;
-    for (const [reason, count] of rej.counts) core.counters.rowsRejected[reason] += count;
-    return rej;
+    for (const [reason, count] of w.rej.counts) core.counters.rowsRejected[reason] += count;
+    return w.rej;
   }
 
   #commit(rec: SamplesRecord, slots: Int32Array, n: number): void {

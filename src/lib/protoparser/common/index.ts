@@ -7,3 +7,6 @@ export { LineFailure, fail, isLineFailure, quote } from './line-failure.ts';
 export type { ParseResult, RowsAndErrors, LineParser } from './parse-result.ts';
 export { parseLines, countLines } from './parse-result.ts';
 export { parseJsonDocument, jsonType } from './json.ts';
+export { SeriesKeyDictionary, SeriesKeyTable, ownString } from './series-keys.ts';
+export { KeyedColumns } from './keyed-columns.ts';
+export { streamKeyedLines, type KeyedBlockParser, type KeyedStreamOptions } from './keyed-stream.ts';

@@ -2,13 +2,28 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { LineSplitter, type SplitEvent } from './lines.ts';
 
-// run feeds chunks and renders events as "T:<text>" or "L:<length>/<lines>".
+// run feeds chunks and renders events as "T:<text>" or "L:<length>/<lines>"; blocks emitted as
+// bytes (the `bytes` option) must render exactly as the decoded ones.
 function run(chunks: string[], maxLineLength: number, quoteAware = false): string[] {
-  const s = new LineSplitter({ maxLineLength, quoteAware });
-  const out: SplitEvent[] = [];
-  for (const c of chunks) s.push(Buffer.from(c), out);
-  s.end(out);
-  return out.map((e) => (e.kind === 'text' ? `T:${e.text}` : `L:${e.length}/${e.lines}`));
+  const render = (bytes: boolean) => {
+    const s = new LineSplitter({ maxLineLength, quoteAware, bytes });
+    const out: string[] = [];
+    const events: SplitEvent[] = [];
+    const take = () => {
+      // Bytes blocks may share the pushed chunk's memory: render them before the next push.
+      for (const e of events.splice(0)) out.push(e.kind === 'text' ? `T:${e.text}` : e.kind === 'bytes' ? `T:${e.bytes.toString('utf8')}` : `L:${e.length}/${e.lines}`);
+    };
+    for (const c of chunks) {
+      s.push(Buffer.from(c), events);
+      take();
+    }
+    s.end(events);
+    take();
+    return out;
+  };
+  const text = render(false);
+  expect(render(true)).toEqual(text);
+  return text;
 }
 
 describe('LineSplitter', () => {

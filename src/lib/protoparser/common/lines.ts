@@ -6,9 +6,13 @@
 const NL = 10;
 const QUOTE = 34;
 
-/** SplitEvent is either a block of complete lines (decoded as UTF-8) or one dropped long line. */
+/**
+ * SplitEvent is a block of complete lines (decoded as UTF-8, or as bytes with the `bytes` option)
+ * or one dropped long line.
+ */
 export type SplitEvent =
   | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'bytes'; readonly bytes: Buffer }
   | { readonly kind: 'tooLong'; readonly length: number; readonly lines: number };
 
 export interface LineSplitterOptions {
@@ -19,6 +23,11 @@ export interface LineSplitterOptions {
    * is dropped up to its end, so an unbalanced quote drops the rest of the input as one record.
    */
   readonly quoteAware?: boolean;
+  /**
+   * bytes emits blocks as 'bytes' events, not decoded. A block may share memory with the pushed
+   * chunk: use it before pushing the next one.
+   */
+  readonly bytes?: boolean;
 }
 
 /**
@@ -28,6 +37,7 @@ export interface LineSplitterOptions {
 export class LineSplitter {
   readonly #max: number;
   readonly #quoteAware: boolean;
+  readonly #bytes: boolean;
   #tail: Buffer[] = [];
   #tailLen = 0;
   #tailLines = 0; // quoted newlines inside the tail (quote-aware mode)
@@ -39,6 +49,12 @@ export class LineSplitter {
     if (!(opts.maxLineLength > 0)) throw new RangeError(`maxLineLength must be positive; got ${opts.maxLineLength}`);
     this.#max = opts.maxLineLength;
     this.#quoteAware = opts.quoteAware === true;
+    this.#bytes = opts.bytes === true;
+  }
+
+  // block emits buf[from, to) (whole lines) as text or bytes.
+  #block(out: SplitEvent[], buf: Buffer, from: number, to: number): void {
+    out.push(this.#bytes ? { kind: 'bytes', bytes: buf.subarray(from, to) } : { kind: 'text', text: buf.toString('utf8', from, to) });
   }
 
   /** push consumes one chunk and appends the resulting events to out. */
@@ -69,7 +85,8 @@ export class LineSplitter {
     if (this.#discarding) {
       out.push({ kind: 'tooLong', length: this.#discarded, lines: 1 + this.#tailLines });
     } else if (this.#tailLen > 0) {
-      out.push({ kind: 'text', text: Buffer.concat(this.#tail, this.#tailLen).toString('utf8') });
+      const all = Buffer.concat(this.#tail, this.#tailLen);
+      this.#block(out, all, 0, all.length);
     }
     this.#reset();
   }
@@ -96,7 +113,8 @@ export class LineSplitter {
       out.push({ kind: 'tooLong', length: len, lines: 1 + this.#tailLines });
     } else {
       this.#tail.push(buf.subarray(from, nb + 1));
-      out.push({ kind: 'text', text: Buffer.concat(this.#tail, len + 1).toString('utf8') });
+      const all = Buffer.concat(this.#tail, len + 1);
+      this.#block(out, all, 0, all.length);
     }
     this.#tail = [];
     this.#tailLen = 0;
@@ -141,20 +159,20 @@ export class LineSplitter {
       return;
     }
     if (last + 1 - from <= this.#max + 1) {
-      out.push({ kind: 'text', text: buf.toString('utf8', from, last + 1) });
+      this.#block(out, buf, from, last + 1);
     } else {
       // The region could hold a line longer than the limit; only now look at each line.
       let good = from;
       for (let p = from; p <= last; ) {
         const nl = buf.indexOf(NL, p);
         if (nl - p > this.#max) {
-          if (p > good) out.push({ kind: 'text', text: buf.toString('utf8', good, p) });
+          if (p > good) this.#block(out, buf, good, p);
           out.push({ kind: 'tooLong', length: nl - p, lines: 1 });
           good = nl + 1;
         }
         p = nl + 1;
       }
-      if (good <= last) out.push({ kind: 'text', text: buf.toString('utf8', good, last + 1) });
+      if (good <= last) this.#block(out, buf, good, last + 1);
     }
     this.#keepTail(buf.subarray(last + 1));
   }
@@ -166,14 +184,14 @@ export class LineSplitter {
       const nb = this.#nextBoundary(buf, rec);
       if (nb < 0) break;
       if (nb - rec > this.#max) {
-        if (rec > good) out.push({ kind: 'text', text: buf.toString('utf8', good, rec) });
+        if (rec > good) this.#block(out, buf, good, rec);
         out.push({ kind: 'tooLong', length: nb - rec, lines: 1 + this.#tailLines });
         good = nb + 1;
       }
       this.#tailLines = 0;
       rec = nb + 1;
     }
-    if (rec > good) out.push({ kind: 'text', text: buf.toString('utf8', good, rec) });
+    if (rec > good) this.#block(out, buf, good, rec);
     // #nextBoundary already counted the quoted newlines of the unfinished record into #tailLines.
     this.#keepTail(buf.subarray(rec));
   }

@@ -177,9 +177,61 @@ export interface StreamSummary {
  */
 export async function streamLines(source: ByteSource, parseBlock: BlockParser, opts: LineStreamOptions): Promise<StreamSummary> {
   const errors = new ErrorSummary();
-  const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   const batcher = new RowBatcher(opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onBatch);
-  const splitter = new LineSplitter({ maxLineLength, quoteAware: opts.quoteAware ?? false });
+  const onBlock = async (text: string, firstLine: number): Promise<number> => {
+    const res = parseBlock(text, firstLine);
+    errors.merge(res.errors);
+    await batcher.add(res.rows);
+    return res.lines;
+  };
+  const lines = await forEachLineBlock(source, opts, errors, onBlock, opts.flushPerChunk ? () => batcher.flush() : undefined);
+  await batcher.flush();
+  return { rows: batcher.total, lines, errors };
+}
+
+/** LineBlockOptions are what forEachLineBlock needs of LineStreamOptions. */
+export type LineBlockOptions = Pick<LineStreamOptions, 'contentEncoding' | 'maxLineLength' | 'maxDecodedBytes' | 'quoteAware'>;
+
+/**
+ * forEachLineBlock decodes a body and splits it into blocks of whole lines, calling onBlock(text,
+ * firstLine) for each (awaited; it returns how many lines the block held) and onChunk after the
+ * blocks of every input chunk. Lines over the length limit are recorded in errors and skipped.
+ * Returns the number of lines in the body. The driver of streamLines.
+ */
+export function forEachLineBlock(
+  source: ByteSource,
+  opts: LineBlockOptions,
+  errors: ErrorSummary,
+  onBlock: (text: string, firstLine: number) => number | Promise<number>,
+  onChunk?: () => Promise<void>,
+): Promise<number> {
+  return eachBlock(source, opts, false, errors, (ev, line) => onBlock((ev as { text: string }).text, line), onChunk);
+}
+
+/**
+ * forEachByteBlock is forEachLineBlock handing over blocks as undecoded UTF-8 bytes, for parsers
+ * that read bytes. A block may share memory with the body's chunk: use it before returning.
+ */
+export function forEachByteBlock(
+  source: ByteSource,
+  opts: LineBlockOptions,
+  errors: ErrorSummary,
+  onBlock: (bytes: Buffer, firstLine: number) => number | Promise<number>,
+  onChunk?: () => Promise<void>,
+): Promise<number> {
+  return eachBlock(source, opts, true, errors, (ev, line) => onBlock((ev as { bytes: Buffer }).bytes, line), onChunk);
+}
+
+async function eachBlock(
+  source: ByteSource,
+  opts: LineBlockOptions,
+  bytes: boolean,
+  errors: ErrorSummary,
+  onBlock: (ev: SplitEvent, firstLine: number) => number | Promise<number>,
+  onChunk?: () => Promise<void>,
+): Promise<number> {
+  const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+  const splitter = new LineSplitter({ maxLineLength, quoteAware: opts.quoteAware ?? false, bytes });
   let body = decodeBody(source, opts.contentEncoding);
   if (opts.maxDecodedBytes) body = limitBytes(body, opts.maxDecodedBytes, 'decompressed request body');
   let line = 1;
@@ -191,22 +243,18 @@ export async function streamLines(source: ByteSource, parseBlock: BlockParser, o
         line += ev.lines;
         continue;
       }
-      const res = parseBlock(ev.text, line);
-      line += res.lines;
-      errors.merge(res.errors);
-      await batcher.add(res.rows);
+      line += await onBlock(ev, line);
     }
     events.length = 0;
   };
   for await (const chunk of body) {
     splitter.push(chunk, events);
     await drain();
-    if (opts.flushPerChunk) await batcher.flush();
+    if (onChunk) await onChunk();
   }
   splitter.end(events);
   await drain();
-  await batcher.flush();
-  return { rows: batcher.total, lines: line - 1, errors };
+  return line - 1;
 }
 
 /**

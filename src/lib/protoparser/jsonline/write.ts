@@ -36,17 +36,103 @@ export function writeSeries(labels: Labels, timestamps: ArrayLike<number>, value
   if (n !== values.length) throw new RangeError(`series has ${n} timestamps but ${values.length} values`);
   if (n === 0) return '';
   const step = maxRowsPerLine > 0 ? Math.floor(maxRowsPerLine) : n;
-  const head = `{"metric":${writeMetric(labels)},"values":[`;
-  let out = '';
+  const head = Buffer.from(`{"metric":${writeMetric(labels)},"values":[`);
+  const lines = Math.ceil(n / step);
+  const w = out.start(lines * (head.length + 32) + n * 2 * MAX_NUMBER_CHARS);
   for (let from = 0; from < n; from += step) {
     const to = Math.min(n, from + step);
-    const vs: string[] = new Array(to - from);
-    const ts: string[] = new Array(to - from);
+    w.bytes(head);
     for (let i = from; i < to; i++) {
-      vs[i - from] = jsonValue(values[i]!);
-      ts[i - from] = String(timestamps[i]!);
+      if (i > from) w.byte(COMMA);
+      const v = values[i]!;
+      if (v === 0 && Object.is(v, -0)) w.ascii('-0');
+      else if (Number.isSafeInteger(v)) w.int(v);
+      else w.ascii(jsonValue(v));
     }
-    out += `${head}${vs.join(',')}],"timestamps":[${ts.join(',')}]}\n`;
+    w.ascii('],"timestamps":[');
+    for (let i = from; i < to; i++) {
+      if (i > from) w.byte(COMMA);
+      const t = timestamps[i]!;
+      if (Number.isSafeInteger(t)) w.int(t);
+      else w.ascii(String(t));
+    }
+    w.ascii(']}\n');
   }
-  return out;
+  return w.done();
 }
+
+const COMMA = 44;
+const MINUS = 45;
+// The longest String() of a number ("-2.2250738585072014e-308") plus a comma.
+const MAX_NUMBER_CHARS = 26;
+
+/**
+ * LineWriter builds a series' text in one reused byte buffer: integers become digits without an
+ * intermediate string, and the result is one flat string instead of thousands of small ones
+ * joined. start() reserves room for everything the caller will write. One shared instance; each
+ * writeSeries call uses it from start() to done().
+ */
+class LineWriter {
+  #buf = Buffer.allocUnsafe(1 << 16);
+  #len = 0;
+
+  start(room: number): this {
+    if (room > this.#buf.length) this.#buf = Buffer.allocUnsafe(Math.max(room, 2 * this.#buf.length));
+    this.#len = 0;
+    return this;
+  }
+
+  byte(c: number): void {
+    this.#buf[this.#len++] = c;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.#buf.set(b, this.#len);
+    this.#len += b.length;
+  }
+
+  /** ascii appends a short ASCII text (a number's rendering). */
+  ascii(s: string): void {
+    const b = this.#buf;
+    let at = this.#len;
+    for (let i = 0; i < s.length; i++) b[at++] = s.charCodeAt(i);
+    this.#len = at;
+  }
+
+  /** int appends a safe integer's decimal digits (what String() gives for it). */
+  int(v: number): void {
+    if (v < 0) {
+      this.#buf[this.#len++] = MINUS;
+      v = -v;
+    }
+    if (v < 1e8) {
+      this.#small(v, 0);
+      return;
+    }
+    // Split so both halves are small integers: % and / on larger numbers are much slower.
+    const hi = Math.floor(v / 1e8);
+    this.#small(hi, 0);
+    this.#small(v - hi * 1e8, 8);
+  }
+
+  // small appends 0 <= v < 1e8 with at least `pad` digits (leading zeros).
+  #small(v: number, pad: number): void {
+    const b = this.#buf;
+    let digits = 1;
+    for (let x = v; x >= 10; x = (x / 10) | 0) digits++;
+    if (digits < pad) digits = pad;
+    let at = this.#len + digits;
+    this.#len = at;
+    for (let i = 0; i < digits; i++) {
+      const q = (v / 10) | 0;
+      b[--at] = 48 + v - q * 10;
+      v = q;
+    }
+  }
+
+  done(): string {
+    return this.#buf.toString('utf8', 0, this.#len);
+  }
+}
+
+const out = new LineWriter();

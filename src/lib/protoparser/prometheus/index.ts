@@ -1,3 +1,5 @@
 export { parse, type PrometheusParseOptions } from './parse.ts';
+export { parseKeyed, type KeyedParseResult, type PrometheusKeyedOptions } from './parse-keyed.ts';
+export { parseKeyedBytes } from './parse-keyed-bytes.ts';
 export { escapeLabelValue, writeSample, writeSamples, writeSeriesKey } from './write.ts';
-export { streamPrometheus } from './stream.ts';
+export { streamPrometheus, streamPrometheusKeyed } from './stream.ts';

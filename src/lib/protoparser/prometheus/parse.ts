@@ -42,10 +42,70 @@ const EQ = 61;
 const COMMA = 44;
 const RING_SIZE = 8;
 
-class LineParser {
+/** Sample is the value and timestamp of a line (a reused out-parameter). */
+export interface Sample {
+  value: number;
+  timestamp: number;
+}
+
+/**
+ * parseSample parses what follows a line's series key s[keyStart, keyEnd): blanks, the value, an
+ * optional integer timestamp (default `now`), and an optional `#` comment, up to end. Fills and
+ * returns `into`; throws a LineFailure for a bad line.
+ */
+export function parseSample(s: string, keyStart: number, keyEnd: number, end: number, now: number, into: Sample): Sample {
+  let p = keyEnd;
+  let c = 0;
+  while (p < end && ((c = s.charCodeAt(p)) === SPACE || c === TAB)) p++;
+  const v0 = p;
+  while (p < end && (c = s.charCodeAt(p)) !== SPACE && c !== TAB) p++;
+  if (p === v0) fail(`missing value after ${quote(s.slice(keyStart, keyEnd))}`);
+  into.value = parseFloatRange(s, v0, p);
+  while (p < end && ((c = s.charCodeAt(p)) === SPACE || c === TAB)) p++;
+  into.timestamp = now;
+  if (p < end && c !== HASH) {
+    const t0 = p;
+    while (p < end && (c = s.charCodeAt(p)) !== SPACE && c !== TAB) p++;
+    into.timestamp = parseIntRange(s, t0, p, 'timestamp');
+    while (p < end && ((c = s.charCodeAt(p)) === SPACE || c === TAB)) p++;
+    if (p < end && c !== HASH) fail(`unexpected text after timestamp: ${quote(s.slice(p, end))}`);
+  }
+  return into;
+}
+
+/**
+ * scanKey returns where the series key starting at s[start] (not a blank) ends, the way
+ * LineParser.line delimits it for a valid line: after the name when no "{" follows, else after the
+ * "}" that closes the labels (quotes and escapes inside respected). -1 when there is no closing
+ * "}". For an invalid line the result may differ from what line() would report; a caller that only
+ * uses it to look up keys of lines that parsed before stays exact (same text, same parse).
+ */
+export function scanKey(s: string, start: number, end: number): number {
+  let c = 0;
+  let p = start;
+  while (p < end && (c = s.charCodeAt(p)) !== LBRACE && c !== SPACE && c !== TAB) p++;
+  let q = p;
+  while (q < end && ((c = s.charCodeAt(q)) === SPACE || c === TAB)) q++;
+  if (q >= end || c !== LBRACE) return p;
+  for (q++; q < end; q++) {
+    c = s.charCodeAt(q);
+    if (c === RBRACE) return q + 1;
+    if (c !== QUOTE) continue;
+    for (q++; q < end && (c = s.charCodeAt(q)) !== QUOTE; q++) if (c === BACKSLASH) q++;
+    if (q >= end) return -1;
+  }
+  return -1;
+}
+
+/**
+ * LineParser parses the lines of one text into Rows: call line() per line (it pushes a row or
+ * throws a LineFailure). Exported for the keyed parser, which builds labels only for new keys.
+ */
+export class LineParser {
   readonly s: string;
   readonly now: number;
   readonly rows: Row[] = [];
+  readonly sample: Sample = { value: 0, timestamp: 0 };
   // Labels of the current line in sender order.
   cur: Label[] = [];
   count = 0;
@@ -83,6 +143,7 @@ class LineParser {
     return { rows: this.rows, errors, lines: line - firstLine };
   }
 
+  /** line parses s[start, end) (without its line break), pushing a row unless it is blank or a comment. */
   line(start: number, end: number): void {
     const s = this.s;
     let i = start;
@@ -100,21 +161,8 @@ class LineParser {
     if (q < end && c === LBRACE) p = this.labels(q + 1, end);
     const keyEnd = p;
     if (!this.hasName) fail(p === keyStart ? 'missing metric name' : `missing metric name in ${quote(s.slice(keyStart, keyEnd))}`);
-    while (p < end && ((c = s.charCodeAt(p)) === SPACE || c === TAB)) p++;
-    const v0 = p;
-    while (p < end && (c = s.charCodeAt(p)) !== SPACE && c !== TAB) p++;
-    if (p === v0) fail(`missing value after ${quote(s.slice(keyStart, keyEnd))}`);
-    const value = parseFloatRange(s, v0, p);
-    while (p < end && ((c = s.charCodeAt(p)) === SPACE || c === TAB)) p++;
-    let timestamp = this.now;
-    if (p < end && c !== HASH) {
-      const t0 = p;
-      while (p < end && (c = s.charCodeAt(p)) !== SPACE && c !== TAB) p++;
-      timestamp = parseIntRange(s, t0, p, 'timestamp');
-      while (p < end && ((c = s.charCodeAt(p)) === SPACE || c === TAB)) p++;
-      if (p < end && c !== HASH) fail(`unexpected text after timestamp: ${quote(s.slice(p, end))}`);
-    }
-    this.rows.push({ labels: this.finish(), timestamp, value, rawKey: s.slice(keyStart, keyEnd) });
+    const sample = parseSample(s, keyStart, keyEnd, end, this.now, this.sample);
+    this.rows.push({ labels: this.finish(), timestamp: sample.timestamp, value: sample.value, rawKey: s.slice(keyStart, keyEnd) });
   }
 
   // labels parses `a="b",…}` starting after "{"; returns the index after "}".

@@ -1,0 +1,253 @@
+import type { KeyedColumns } from '../common/keyed-columns.ts';
+import { ErrorSummary } from '../common/parse-error.ts';
+import type { SeriesKeyDictionary } from '../common/series-keys.ts';
+import { parseKeyed, type KeyedParseResult, type PrometheusKeyedOptions } from './parse-keyed.ts';
+
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+const HASH = 35;
+const QUOTE = 34;
+const BACKSLASH = 92;
+const LBRACE = 123;
+const RBRACE = 125;
+const PLUS = 43;
+const MINUS = 45;
+const DOT = 46;
+
+// Powers of ten exact in float64, and the digit limit of Clinger's fast path (as float.ts).
+const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const MAX_FAST_DIGITS = 15;
+
+/**
+ * parseKeyedBytes is parseKeyed for a block of whole lines given as UTF-8 bytes: the same rows,
+ * errors and line count as parseKeyed(text decoded), without decoding the text. A line whose key
+ * bytes are known (predicted from the previous line, or looked up by bytes) and whose value and
+ * timestamp are plain decimals is read straight from the bytes; any other line (a new key, a
+ * comment after the sample, NaN, a bad line…) is decoded alone and handed to parseKeyed, which then
+ * records its key's bytes for the next time.
+ */
+export function parseKeyedBytes(block: Buffer, opts: PrometheusKeyedOptions): KeyedParseResult {
+  if (opts.out.table !== opts.keys.table) throw new Error('cannot parse into a batch of another key table: clear the batch with the dictionary\'s current table first');
+  return new ByteLineParser(block, opts).run();
+}
+
+class ByteLineParser {
+  readonly #b: Buffer;
+  readonly #o: PrometheusKeyedOptions;
+  readonly #keys: SeriesKeyDictionary;
+  readonly #out: KeyedColumns;
+  readonly #now: number;
+  readonly #errors = new ErrorSummary();
+  // The value parsed by #number (avoids an object per line).
+  #value = 0;
+
+  constructor(b: Buffer, o: PrometheusKeyedOptions) {
+    this.#b = b;
+    this.#o = o;
+    this.#keys = o.keys;
+    this.#out = o.out;
+    this.#now = o.now();
+  }
+
+  run(): KeyedParseResult {
+    const b = this.#b;
+    const n = b.length;
+    const firstLine = this.#o.firstLine ?? 1;
+    let line = firstLine;
+    let i = 0;
+    // A byte order mark is for the text parser to skip (alone, it is no line at all).
+    if (firstLine === 1 && n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+      if (n === 3) return { errors: this.#errors, lines: 0 };
+      i = this.#slow(0, line++);
+    }
+    while (i < n) {
+      const next = this.#fast(i);
+      i = next >= 0 ? next : this.#slow(i, line);
+      line++;
+    }
+    return { errors: this.#errors, lines: line - firstLine };
+  }
+
+  // fast reads the line at i when it is a known key with plain numbers, returning where the next
+  // line starts, or -1 to leave the line to #slow (nothing was recorded then).
+  #fast(start: number): number {
+    const b = this.#b;
+    const n = b.length;
+    let i = start;
+    let c = 0;
+    while (i < n && ((c = b[i]!) === SPACE || c === TAB)) i++;
+    if (i === n) return n;
+    if (c === LF) return i + 1;
+    if (c === HASH) {
+      const eol = b.indexOf(LF, i);
+      return eol < 0 ? n : eol + 1;
+    }
+    const keys = this.#keys;
+    const prev = this.#out.lastKey;
+    let k = keys.predict(prev);
+    let p = k >= 0 ? this.#predictedEnd(k, i) : -1;
+    if (p < 0) {
+      p = scanKeyBytes(b, i);
+      if (p <= i) return -1;
+      k = keys.getBytes(b.toString('latin1', i, p));
+      if (k < 0) return -1;
+      keys.follow(prev, k);
+    }
+    while (p < n && ((c = b[p]!) === SPACE || c === TAB)) p++;
+    p = this.#number(p);
+    if (p < 0) return -1;
+    const value = this.#value;
+    let ts = this.#now;
+    while (p < n && ((c = b[p]!) === SPACE || c === TAB)) p++;
+    if (p < n && c !== LF && c !== CR) {
+      p = this.#timestamp(p);
+      if (p < 0) return -1;
+      ts = this.#value;
+      while (p < n && ((c = b[p]!) === SPACE || c === TAB)) p++;
+    }
+    if (p < n && c === CR) c = b[++p] ?? LF;
+    if (p < n && c !== LF) return -1;
+    this.#out.push(k, ts, value);
+    return p + 1;
+  }
+
+  // predictedEnd: where the key ends when the line starts with key k's bytes (as parse-keyed.ts).
+  #predictedEnd(k: number, i: number): number {
+    const kb = this.#keys.keyBytes(k);
+    if (kb === undefined) return -1;
+    const b = this.#b;
+    const len = kb.length;
+    if (i + len > b.length) return -1;
+    for (let j = len - 1; j >= 0; j--) if (b[i + j] !== kb[j]) return -1;
+    const p = i + len;
+    if (kb[len - 1] === RBRACE || p === b.length) return p;
+    let q = p;
+    let c = 0;
+    while (q < b.length && ((c = b[q]!) === SPACE || c === TAB)) q++;
+    if (q === p) return c === LF || c === CR ? p : -1;
+    return q === b.length || c !== LBRACE ? p : -1;
+  }
+
+  // number reads a plain decimal value (sign, digits, fraction, exponent) at p into #value, as
+  // parseFloatRange would; returns the index after it, or -1 for anything else.
+  #number(p: number): number {
+    const b = this.#b;
+    const n = b.length;
+    let c = p < n ? b[p]! : 0;
+    let neg = false;
+    if (c === MINUS || c === PLUS) {
+      neg = c === MINUS;
+      c = ++p < n ? b[p]! : 0;
+    }
+    let m = 0;
+    let nd = 0;
+    let exp = 0;
+    let digits = 0;
+    for (; p < n && (c = b[p]!) >= 48 && c <= 57; p++, digits++) {
+      if (m !== 0 || c !== 48) nd++;
+      m = m * 10 + (c - 48);
+    }
+    if (c === DOT && p < n) {
+      for (p++; p < n && (c = b[p]!) >= 48 && c <= 57; p++, digits++) {
+        if (m !== 0 || c !== 48) nd++;
+        m = m * 10 + (c - 48);
+        exp--;
+      }
+    }
+    if (digits === 0 || nd > MAX_FAST_DIGITS) return -1;
+    if ((c | 32) === 101 && p < n) {
+      let e = 0;
+      let ed = 0;
+      let eneg = false;
+      c = ++p < n ? b[p]! : 0;
+      if (c === MINUS || c === PLUS) {
+        eneg = c === MINUS;
+        p++;
+      }
+      for (; p < n && (c = b[p]!) >= 48 && c <= 57 && ed < 4; p++, ed++) e = e * 10 + (c - 48);
+      if (ed === 0 || ed === 4) return -1;
+      exp += eneg ? -e : e;
+    }
+    if (p < n && c !== SPACE && c !== TAB && c !== LF && c !== CR) return -1;
+    let v: number;
+    if (exp === 0) v = m;
+    else if (exp > 0 && exp <= 22) v = m * POW10[exp]!;
+    else if (exp < 0 && exp >= -22) v = m / POW10[-exp]!;
+    else return -1;
+    this.#value = neg ? -v : v;
+    return p;
+  }
+
+  // timestamp reads an integer of at most 15 digits (optional sign) into #value, as parseIntRange.
+  #timestamp(p: number): number {
+    const b = this.#b;
+    const n = b.length;
+    let c = b[p]!;
+    let neg = false;
+    if (c === MINUS || c === PLUS) {
+      neg = c === MINUS;
+      p++;
+    }
+    let v = 0;
+    const d0 = p;
+    for (; p < n && (c = b[p]!) >= 48 && c <= 57; p++) v = v * 10 + (c - 48);
+    if (p === d0 || p - d0 > MAX_FAST_DIGITS) return -1;
+    if (p < n && c !== SPACE && c !== TAB && c !== LF && c !== CR) return -1;
+    this.#value = neg ? -v : v;
+    return p;
+  }
+
+  // slow decodes the line at start and parses it with parseKeyed; then records the bytes of its
+  // key, so the next line with them takes the fast path. Returns where the next line starts.
+  #slow(start: number, line: number): number {
+    const b = this.#b;
+    const eol = b.indexOf(LF, start);
+    const end = eol < 0 ? b.length : eol;
+    const out = this.#out;
+    const before = out.length;
+    const res = parseKeyed(b.toString('utf8', start, end), { now: () => this.#now, firstLine: line, keys: this.#keys, out });
+    this.#errors.merge(res.errors);
+    if (out.length > before) this.#learn(start, end, out.keys[out.length - 1]!);
+    return eol < 0 ? b.length : eol + 1;
+  }
+
+  #learn(start: number, end: number, k: number): void {
+    const b = this.#b;
+    let i = start;
+    let c = 0;
+    while (i < end && ((c = b[i]!) === SPACE || c === TAB)) i++;
+    const p = scanKeyBytes(b, i);
+    if (p <= i || p > end) return;
+    const latin1 = b.toString('latin1', i, p);
+    if (this.#keys.getBytes(latin1) === k) return;
+    // Bytes that are not valid UTF-8 decode to another text: they must not stand for this key.
+    if (b.toString('utf8', i, p) !== this.#out.table.rawKeys[k]) return;
+    this.#keys.addBytes(latin1, b.subarray(i, p), k);
+  }
+}
+
+/**
+ * scanKeyBytes returns where the series key starting at b[start] ends, as scanKey does on text,
+ * looking no further than the end of the line: after the name when no "{" follows, else after
+ * the "}" closing the labels (quotes and escapes respected). -1 without a closing "}".
+ */
+export function scanKeyBytes(b: Uint8Array, start: number): number {
+  const n = b.length;
+  let c = 0;
+  let p = start;
+  while (p < n && (c = b[p]!) !== LBRACE && c !== SPACE && c !== TAB && c !== LF) p++;
+  let q = p;
+  while (q < n && ((c = b[q]!) === SPACE || c === TAB)) q++;
+  if (q >= n || c !== LBRACE) return p;
+  for (q++; q < n; q++) {
+    c = b[q]!;
+    if (c === RBRACE) return q + 1;
+    if (c === LF) return -1;
+    if (c !== QUOTE) continue;
+    for (q++; q < n && (c = b[q]!) !== QUOTE && c !== LF; q++) if (c === BACKSLASH) q++;
+    if (q >= n || c === LF) return -1;
+  }
+  return -1;
+}

@@ -1,22 +1,34 @@
-import { boolFlag, sizeFlag, stringFlag } from '../../lib/flags/index.ts';
+import { boolFlag, intFlag, sizeFlag, stringFlag } from '../../lib/flags/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
+import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter } from '../../lib/storageapi/index.ts';
 import { type InsertOptions } from './ingest.ts';
+import { ParsePool } from './parse-pool.ts';
 
 const maxInsertRequestSize = sizeFlag('maxInsertRequestSize', '32MiB', 'Largest accepted ingestion request body, as sent and after decompression; larger ones get 413');
 const influxMeasurementFieldSeparator = stringFlag('influxMeasurementFieldSeparator', '_', 'Separator between an Influx measurement and field name in the resulting metric name');
 const influxSkipSingleField = boolFlag('influxSkipSingleField', false, 'Whether to name a single-field Influx line after its measurement only, leaving out the field name');
 const influxSkipMeasurement = boolFlag('influxSkipMeasurement', false, 'Whether to leave the measurement out of Influx metric names (the field name alone)');
 const datadogSanitizeMetricName = boolFlag('datadog.sanitizeMetricName', true, 'Whether to sanitize agent-format (Datadog) metric and tag names the way Datadog does');
+const parseWorkers = intFlag('insert.parseWorkers', 0, 'Worker threads that parse Prometheus text bodies (/api/v1/import/prometheus) while the event loop stores rows; 0 parses on the event loop. Each worker costs about 40 MiB of memory; more than one helps only with more than two free CPU cores');
 const graphiteListenAddr = stringFlag('graphiteListenAddr', '', 'TCP address for Graphite plaintext lines ("<metric>;tag=value <value> <ts>"), e.g. ":2003"; empty disables');
 const opentsdbListenAddr = stringFlag('opentsdbListenAddr', '', 'TCP address for OpenTSDB telnet "put" lines, e.g. ":4242"; empty disables');
 const opentsdbHTTPListenAddr = stringFlag('opentsdbHTTPListenAddr', '', 'TCP address for OpenTSDB HTTP POST /api/put, e.g. ":4242"; empty disables');
 
-/** insertOptionsFromFlags maps the ingestion flags to InsertOptions. */
-export function insertOptionsFromFlags(inserter: Inserter, logger: Logger): InsertOptions {
+/**
+ * insertOptionsFromFlags maps the ingestion flags to InsertOptions. seriesKeyBytes (a memory budget
+ * share) bounds the dictionaries of Prometheus series keys (the event loop's and each parse
+ * worker's); 0 leaves them out, and with them the parse workers (every line then builds its
+ * labels). Close the returned parsePool at shutdown.
+ */
+export function insertOptionsFromFlags(inserter: Inserter, logger: Logger, seriesKeyBytes = 0): InsertOptions {
+  if (parseWorkers.value < 0) throw new Error(`-insert.parseWorkers must be 0 or more; got ${parseWorkers.value}`);
+  const workers = seriesKeyBytes > 0 ? parseWorkers.value : 0;
   return {
     inserter,
     logger,
+    ...(seriesKeyBytes > 0 ? { prometheusKeys: new common.SeriesKeyDictionary(seriesKeyBytes / (workers + 1)) } : {}),
+    ...(workers > 0 ? { parsePool: new ParsePool({ workers, keyBytesPerWorker: seriesKeyBytes / (workers + 1), logger }) } : {}),
     maxRequestBytes: maxInsertRequestSize.value,
     now: Date.now,
     influx: {

@@ -5,9 +5,16 @@ import { type FormatHandler, type IngestInput, queryValue } from './ingest.ts';
 // One handler per wire format: turn the body into rows via the format's pure parser and stream
 // adapter, hand them to onBatch, and report bad lines. The route table (routes.ts) binds paths.
 
-/** prometheusText: /api/v1/import/prometheus — text exposition lines, optional ms timestamps. */
-export const prometheusText: FormatHandler = async (i, o) =>
-  prometheus.streamPrometheus(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now, onBatch: i.onBatch });
+/**
+ * prometheusText: /api/v1/import/prometheus — text exposition lines, optional ms timestamps. Parsed on
+ * the parse pool when there is one, else keyed on the event loop, else into rows (see InsertOptions).
+ */
+export const prometheusText: FormatHandler = async (i, o) => {
+  const base = { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now };
+  if (i.onKeyedBatch !== undefined && o.parsePool?.available === true) return o.parsePool.parsePrometheus(i.body, { ...base, onBatch: i.onKeyedBatch });
+  if (i.onKeyedBatch !== undefined && o.prometheusKeys !== undefined) return prometheus.streamPrometheusKeyed(i.body, { ...base, keys: o.prometheusKeys, onBatch: i.onKeyedBatch });
+  return prometheus.streamPrometheus(i.body, { ...base, onBatch: i.onBatch });
+};
 
 /** remoteWrite: /api/v1/write — snappy-compressed protobuf WriteRequest. */
 export const remoteWrite: FormatHandler = async (i, o) => {

@@ -3,6 +3,7 @@
 export { classifyInsertError, InsertError, type InsertErrorCode } from './errors.ts';
 export { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
 export { insertOptionsFromFlags, receiverAddressesFromFlags, type ReceiverAddresses } from './flags.ts';
-export { ingestBody, type InsertOptions } from './ingest.ts';
+export { ingestBody, type InsertOptions, type KeyedInserter } from './ingest.ts';
+export { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 export { startReceivers, type Receivers } from './receivers.ts';
 export { INSERT_ROUTES, registerInsertRoutes } from './routes.ts';

@@ -5,7 +5,8 @@ import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError, InsertError } from './errors.ts';
 import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
-import { InvalidRows } from './row-check.ts';
+import type { ParsePool } from './parse-pool.ts';
+import { hasInvalidTimestamp, InvalidRows } from './row-check.ts';
 
 const rowsInserted = counter('tsdb_rows_inserted_total', 'Rows accepted by ingestion routes and receivers, by format', ['type']);
 const rowsInvalid = counter('tsdb_rows_invalid_total', 'Lines or rows rejected by ingestion (unparsable, or over a storage limit), by format', ['type']);
@@ -27,6 +28,28 @@ export interface InsertOptions {
    */
   readonly onBackfill?: () => void;
   readonly backfillBeforeMs?: number;
+  /**
+   * prometheusKeys numbers the series keys of Prometheus text bodies (shared by all requests):
+   * with it, and an inserter that takes keyed batches, those bodies skip a Row object per line.
+   */
+  readonly prometheusKeys?: common.SeriesKeyDictionary;
+  /**
+   * parsePool parses Prometheus text bodies on worker threads (with an inserter that takes keyed
+   * batches); absent, or once its workers cannot start, they are parsed on the event loop.
+   */
+  readonly parsePool?: ParsePool;
+}
+
+/**
+ * KeyedInserter is an Inserter that also stores keyed batches (the in-process storage does), with
+ * the same guarantees as addRows.
+ */
+export interface KeyedInserter extends Inserter {
+  addKeyedRows(tenant: Tenant, batch: common.KeyedColumns): Promise<void>;
+}
+
+function isKeyedInserter(i: Inserter): i is KeyedInserter {
+  return typeof (i as Partial<KeyedInserter>).addKeyedRows === 'function';
 }
 
 /** IngestInput is one request body plus what a format handler needs to turn it into rows. */
@@ -37,6 +60,11 @@ export interface IngestInput {
   readonly now: () => number;
   /** onBatch stores rows (extra labels applied); awaited, so storage pushes back on the client. */
   readonly onBatch: (rows: MetricRow[]) => Promise<void>;
+  /**
+   * onKeyedBatch stores a keyed batch; set only when the request needs no per-row rewriting (no
+   * extra labels), so a format with a keyed parser may use it instead of onBatch.
+   */
+  readonly onKeyedBatch?: ((batch: common.KeyedColumns) => Promise<void>) | undefined;
 }
 
 /** IngestOutcome is what a format handler reports: bad lines/items and a fatal decode error, if any. */
@@ -66,27 +94,39 @@ export function queryValue(query: Readonly<Record<string, unknown>>, name: strin
  * outside 1970..9999) when some were not (the good ones are stored regardless); 413 over
  * -maxInsertRequestSize; 415 for an unknown Content-Encoding.
  */
-export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<void> {
+export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'onKeyedBatch' | 'now'>, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<void> {
   const labeler = new ExtraLabeler(parseExtraLabels(queryValues(input.query, 'extra_label')));
   const inserted = rowsInserted.labels(type);
   let limitError: LimitExceededError | undefined;
   let limitRejected = 0;
   const invalid = new InvalidRows();
-  const onBatch = async (rows: MetricRow[]) => {
-    if (rows.length === 0) return;
-    const toStore = invalid.filter(labeler.isEmpty ? rows : labeler.apply(rows));
-    if (toStore.length === 0) return;
+  // store runs one storage call: counts its rows, tells the read side about backfills, and keeps
+  // the first limit error for the answer while the rest of the body is still stored.
+  const store = async (count: number, add: () => Promise<void>, holdsOlderThan: (ms: number) => boolean): Promise<void> => {
     try {
-      await o.inserter.addRows(tenant, toStore);
-      inserted.inc(toStore.length);
-      if (o.onBackfill !== undefined && isBackfill(rows, o.now() - (o.backfillBeforeMs ?? 0))) o.onBackfill();
+      await add();
+      inserted.inc(count);
+      if (o.onBackfill !== undefined && holdsOlderThan(o.now() - (o.backfillBeforeMs ?? 0))) o.onBackfill();
     } catch (err) {
       if (!(err instanceof LimitExceededError)) throw err;
       limitError ??= err;
       limitRejected++;
     }
   };
-  const out = await handler({ ...input, now: o.now, onBatch }, o);
+  const onBatch = async (rows: MetricRow[]) => {
+    if (rows.length === 0) return;
+    const toStore = invalid.filter(labeler.isEmpty ? rows : labeler.apply(rows));
+    if (toStore.length === 0) return;
+    await store(toStore.length, () => o.inserter.addRows(tenant, toStore), (ms) => isBackfill(rows, ms));
+  };
+  const keyed = isKeyedInserter(o.inserter) ? o.inserter : undefined;
+  const onKeyedBatch = async (b: common.KeyedColumns) => {
+    if (b.length === 0) return;
+    // Rare rows storage would refuse as malformed take the row path, which reports them.
+    if (keyed === undefined || hasInvalidTimestamp(b.timestamps, b.length)) return onBatch(b.toRows());
+    await store(b.length, () => keyed.addKeyedRows(tenant, b), (ms) => hasTimestampBefore(b.timestamps, b.length, ms));
+  };
+  const out = await handler({ ...input, now: o.now, onBatch, onKeyedBatch: labeler.isEmpty ? onKeyedBatch : undefined }, o);
   const bad = out.errors?.count ?? 0;
   if (bad > 0) rowsInvalid.inc({ type }, bad);
   if (limitRejected > 0) rowsInvalid.inc({ type }, limitRejected);
@@ -103,6 +143,11 @@ export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'now'>, te
 
 function isBackfill(rows: readonly MetricRow[], threshold: number): boolean {
   for (let i = 0; i < rows.length; i++) if (rows[i]!.timestamp < threshold) return true;
+  return false;
+}
+
+function hasTimestampBefore(timestamps: Float64Array, n: number, threshold: number): boolean {
+  for (let i = 0; i < n; i++) if (timestamps[i]! < threshold) return true;
   return false;
 }
 

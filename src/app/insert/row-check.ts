@@ -40,6 +40,15 @@ export class InvalidRows {
   }
 }
 
+/** hasInvalidTimestamp reports whether any of timestamps[0, n) is one InvalidRows would filter out. */
+export function hasInvalidTimestamp(timestamps: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const t = Math.round(timestamps[i]!);
+    if (!(t >= 0 && t <= MAX_TIMESTAMP_MS)) return true;
+  }
+  return false;
+}
+
 function invalidReason(r: MetricRow): string | undefined {
   if (r.labels.length === 0) return 'a row has no labels left once extra_label removed the empty ones';
   const t = Math.round(r.timestamp);

@@ -12,6 +12,7 @@ const maxExportSeries = intFlag('search.maxExportSeries', 10_000_000, 'Most seri
 const maxConcurrentRequests = intFlag('search.maxConcurrentRequests', Math.max(8, cpus().length * 2), 'Most read requests evaluated at once; more wait up to -search.maxQueueDuration');
 const maxQueueDuration = durationFlag('search.maxQueueDuration', '10s', 'How long a read request waits for a free slot (see -search.maxConcurrentRequests) before it gets 429');
 const maxQueryDuration = durationFlag('search.maxQueryDuration', '30s', 'Longest a query may run; the `timeout` arg may lower it. A query over it is canceled with 503');
+const maxExportDuration = durationFlag('search.maxExportDuration', '720h', 'Longest an /api/v1/export* or /federate response may take to stream; exports of large ranges run far longer than queries');
 const disableCache = boolFlag('search.disableCache', false, 'Whether to disable the rollup result cache of range queries (the nocache=1 arg does it per request)');
 const cacheTimestampOffset = durationFlag('search.cacheTimestampOffset', '5m0s', 'Range-query results newer than now minus this are not cached, because samples for them may still arrive');
 const deleteAuthKey = stringFlag('deleteAuthKey', '', 'Auth key for /api/v1/admin/tsdb/delete_series, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
@@ -32,6 +33,7 @@ export interface SelectLimits {
   readonly maxConcurrentRequests: number;
   readonly maxQueueDurationMs: number;
   readonly maxQueryDurationMs: number;
+  readonly maxExportDurationMs: number;
   readonly disableCache: boolean;
   readonly cacheTimestampOffsetMs: number;
 }
@@ -49,6 +51,7 @@ export function selectLimitsFromFlags(): SelectLimits {
     maxConcurrentRequests: maxConcurrentRequests.value,
     maxQueueDurationMs: maxQueueDuration.value,
     maxQueryDurationMs: maxQueryDuration.value,
+    maxExportDurationMs: maxExportDuration.value,
     disableCache: disableCache.value,
     cacheTimestampOffsetMs: cacheTimestampOffset.value,
   };

@@ -1,4 +1,5 @@
 import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { formatDuration } from '../../lib/flags/index.ts';
 import { ParseError as QueryParseError } from '../../lib/promql/index.ts';
@@ -22,12 +23,27 @@ export interface ReadContext {
 
 class TimeoutReason extends Error {}
 
+/** ReadDeadline says which flag bounds a read route's duration. */
+export interface ReadDeadline {
+  readonly flag: string;
+  readonly maxMs: (deps: SelectDeps) => number;
+}
+
+export const QUERY_DEADLINE: ReadDeadline = { flag: 'search.maxQueryDuration', maxMs: (d) => d.limits.maxQueryDurationMs };
+export const EXPORT_DEADLINE: ReadDeadline = { flag: 'search.maxExportDuration', maxMs: (d) => d.limits.maxExportDurationMs };
+
 /**
  * runRead runs a read handler inside a concurrency slot (-search.maxConcurrentRequests, queue up to
  * -search.maxQueueDuration → 429), with a deadline (-search.maxQueryDuration or a lower `timeout`
  * arg → 503) and cancellation when the client disconnects. Errors become the JSON error envelope.
  */
-export async function runRead(req: FastifyRequest, reply: FastifyReply, deps: SelectDeps, handler: (c: ReadContext) => Promise<unknown>): Promise<FastifyReply | void> {
+export async function runRead(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: SelectDeps,
+  handler: (c: ReadContext) => Promise<unknown>,
+  deadline: ReadDeadline = QUERY_DEADLINE,
+): Promise<FastifyReply | void> {
   const params = new RequestParams(req.query, req.body);
   const ac = new AbortController();
   const onClose = () => {
@@ -37,15 +53,18 @@ export async function runRead(req: FastifyRequest, reply: FastifyReply, deps: Se
   let timer: NodeJS.Timeout | undefined;
   let release: (() => void) | undefined;
   try {
-    const timeoutMs = requestTimeout(params, deps.limits.maxQueryDurationMs);
-    timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -search.maxQueryDuration and the timeout arg`)), timeoutMs);
+    const timeoutMs = requestTimeout(params, deadline.maxMs(deps));
+    timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -${deadline.flag} and the timeout arg`)), timeoutMs);
     release = await deps.limiter.acquire(deps.limits.maxQueueDurationMs, ac.signal);
     const out = await handler({ params, signal: ac.signal, now: deps.now(), deps });
     if (out === undefined || reply.sent) return;
     if (isStream(out)) {
+      // Failures before the first byte (limits, deadlines, bad matchers) still get a proper error
+      // status, so the first chunk is pulled before the 200 goes out.
+      const body = await primed(out.stream);
+      void reply.type(out.contentType).send(body);
       // The slot stays taken until the whole body is written.
-      void reply.type(out.contentType).send(out.stream);
-      await finished(out.stream);
+      await finished(body);
       return reply;
     }
     if (isRawJson(out)) return reply.type('application/json').send(out.json);
@@ -64,6 +83,17 @@ export async function runRead(req: FastifyRequest, reply: FastifyReply, deps: Se
     release?.();
     reply.raw.removeListener('close', onClose);
   }
+}
+
+async function primed(stream: NodeJS.ReadableStream): Promise<Readable> {
+  const it = stream[Symbol.asyncIterator]();
+  const first = await it.next();
+  async function* all(): AsyncGenerator<Buffer | string> {
+    if (first.done === true) return;
+    yield first.value as Buffer | string;
+    for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value as Buffer | string;
+  }
+  return Readable.from(all(), { objectMode: false });
 }
 
 function isStream(v: unknown): v is { stream: NodeJS.ReadableStream; contentType: string } {

@@ -21,7 +21,7 @@ const NOW = 24 * HOUR;
 const LIMITS: SelectLimits = {
   lookbackDeltaMs: 5 * MIN, closedWindows: false, defaultSubqueryStepMs: MIN, maxPointsPerTimeseries: 30_000,
   maxUniqueTimeseries: 300_000, maxSamplesPerQuery: 0, maxSeries: 30_000, maxExportSeries: 1_000_000,
-  maxConcurrentRequests: 4, maxQueueDurationMs: 10_000, maxQueryDurationMs: 30_000, disableCache: false,
+  maxConcurrentRequests: 4, maxQueueDurationMs: 10_000, maxQueryDurationMs: 30_000, maxExportDurationMs: 720 * HOUR, disableCache: false,
   cacheTimestampOffsetMs: 5 * MIN,
 };
 
@@ -130,6 +130,22 @@ describe('errors and limits', () => {
     expect(performance.now() - started).toBeLessThan(100);
     expect(fx.db.aborted).toHaveLength(2);
     expect(fx.limiter.active).toBe(0);
+  });
+
+  it('lets exports run past -search.maxQueryDuration, up to -search.maxExportDuration', async () => {
+    const fx = await serve({ maxQueryDurationMs: 50, maxExportDurationMs: 5_000 });
+    let release = () => {};
+    fx.db.gate = new Promise((r) => (release = r));
+    setTimeout(() => release(), 300);
+    const res = await fetch(`${fx.base}/api/v1/export?match[]=m`);
+    expect(res.status).toBe(200);
+    expect((await res.text()).trim().split('\n')).toHaveLength(2);
+    fx.db.gate = new Promise(() => {});
+    const cut = await serve({ maxQueryDurationMs: 5_000, maxExportDurationMs: 50 });
+    cut.db.gate = new Promise(() => {});
+    const r = await query(cut.base, '/api/v1/export', { 'match[]': 'm' });
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ errorType: 'timeout', error: expect.stringContaining('-search.maxExportDuration') });
   });
 });
 

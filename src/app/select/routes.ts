@@ -6,7 +6,7 @@ import { handleExportCsv, handleExportJson, handleExportNative, handleFederate }
 import { handleGraphiteFind } from './handle-graphite.ts';
 import { handleDeleteSeries, handleLabels, handleLabelValues, handleSeries, handleSeriesCount, handleTsdbStatus } from './handle-index.ts';
 import { handleInstantQuery, handleRangeQuery } from './handle-query.ts';
-import { type ReadContext, runRead, toApiError } from './request-context.ts';
+import { EXPORT_DEADLINE, QUERY_DEADLINE, type ReadContext, type ReadDeadline, runRead, toApiError } from './request-context.ts';
 import { RequestParams } from './request-params.ts';
 
 type Handler = (c: ReadContext, req: FastifyRequest) => Promise<unknown>;
@@ -15,7 +15,7 @@ type Handler = (c: ReadContext, req: FastifyRequest) => Promise<unknown>;
  * READ_ROUTES is the read-API route table (SPEC part D). Each is served for GET and POST
  * (form-encoded) at its path and under /prometheus.
  */
-export const READ_ROUTES: ReadonlyArray<readonly [string, Handler]> = [
+export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?]> = [
   ['/api/v1/query', (c) => handleInstantQuery(c)],
   ['/api/v1/query_range', (c) => handleRangeQuery(c)],
   ['/api/v1/series', (c) => handleSeries(c)],
@@ -23,10 +23,11 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, Handler]> = [
   ['/api/v1/labels', (c) => handleLabels(c)],
   ['/api/v1/label/:name/values', (c, req) => handleLabelValues(c, (req.params as { name: string }).name)],
   ['/api/v1/status/tsdb', (c) => handleTsdbStatus(c)],
-  ['/api/v1/export', (c) => handleExportJson(c)],
-  ['/api/v1/export/csv', (c) => handleExportCsv(c)],
-  ['/api/v1/export/native', (c) => handleExportNative(c)],
-  ['/federate', (c) => handleFederate(c)],
+  // Exports stream whole ranges and may run for hours: they have their own deadline.
+  ['/api/v1/export', (c) => handleExportJson(c), EXPORT_DEADLINE],
+  ['/api/v1/export/csv', (c) => handleExportCsv(c), EXPORT_DEADLINE],
+  ['/api/v1/export/native', (c) => handleExportNative(c), EXPORT_DEADLINE],
+  ['/federate', (c) => handleFederate(c), EXPORT_DEADLINE],
   ['/graphite/metrics/find', (c) => handleGraphiteFind(c)],
   ['/metrics/find', (c) => handleGraphiteFind(c)],
 ];
@@ -35,8 +36,8 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, Handler]> = [
 export async function registerSelectRoutes(app: FastifyInstance, deps: SelectDeps): Promise<void> {
   await app.register(formbody);
   for (const prefix of ['', '/prometheus']) {
-    for (const [path, handler] of READ_ROUTES) {
-      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req)) });
+    for (const [path, handler, deadline] of READ_ROUTES) {
+      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req), deadline ?? QUERY_DEADLINE) });
     }
     app.route({
       method: ['POST', 'PUT'], url: `${prefix}/api/v1/admin/tsdb/delete_series`,

@@ -28,6 +28,12 @@ describe('createLogger', () => {
     expect(lines[0]).toMatch(/\terror\t.*\tcannot write: disk full \{"component":"wal"\}\n$/);
   });
 
+  it('does not repeat an error message the text already carries', () => {
+    const { log, lines } = capture();
+    log.error({ err: new Error('disk full') }, 'cannot write part "x": disk full');
+    expect(lines[0]).toMatch(/\tcannot write part "x": disk full\n$/);
+  });
+
   it('writes JSON with renamed fields', () => {
     const { log, lines } = capture({ format: 'json', jsonFields: { ts: 'timestamp', msg: 'message' } });
     log.warn('slow');

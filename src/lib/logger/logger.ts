@@ -90,7 +90,9 @@ export function formatDefaultLine(jsonLine: string): string {
   let text = typeof msg === 'string' ? msg : msg === undefined ? '' : JSON.stringify(msg);
   if (err !== undefined && typeof err === 'object' && err !== null) {
     const e = err as { message?: unknown };
-    text += `${text === '' ? '' : ': '}${String(e.message ?? JSON.stringify(err))}`;
+    const detail = String(e.message ?? JSON.stringify(err));
+    // Messages written as "cannot X: <cause>" already carry the error; do not repeat it.
+    if (!text.includes(detail)) text += `${text === '' ? '' : ': '}${detail}`;
   }
   if (Object.keys(rest).length > 0) text += ` ${JSON.stringify(rest)}`;
   const head = ts === undefined ? '' : `${String(ts)}\t`;

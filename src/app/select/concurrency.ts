@@ -1,3 +1,5 @@
+import { timerMs } from '../../lib/timer/index.ts';
+
 /** QueueTimeoutError: a request waited -search.maxQueueDuration for a slot (429). */
 export class QueueTimeoutError extends Error {}
 
@@ -43,7 +45,7 @@ export class ConcurrencyLimiter {
         cleanup();
         reject(err);
       };
-      const timer = setTimeout(() => leave(new QueueTimeoutError(`cannot start the request: ${this.limit} requests are running and it waited ${maxWaitMs}ms in the queue; raise -search.maxConcurrentRequests or -search.maxQueueDuration, or reduce load`)), maxWaitMs);
+      const timer = setTimeout(() => leave(new QueueTimeoutError(`cannot start the request: ${this.limit} requests are running and it waited ${maxWaitMs}ms in the queue; raise -search.maxConcurrentRequests or -search.maxQueueDuration, or reduce load`)), timerMs(maxWaitMs));
       const onAbort = () => leave(signal.reason instanceof Error ? signal.reason : new Error('request canceled while queued'));
       const cleanup = () => {
         clearTimeout(timer);

@@ -11,6 +11,7 @@ import { type SelectDeps } from './deps.ts';
 import { ApiError, badData } from './errors.ts';
 import { RequestParams } from './request-params.ts';
 import { parseStepParam } from './time-params.ts';
+import { timerMs } from '../../lib/timer/index.ts';
 
 /** ReadContext is one read request in flight: its params, a signal that fires on timeout or disconnect, and its clock. */
 export interface ReadContext {
@@ -54,7 +55,7 @@ export async function runRead(
   let release: (() => void) | undefined;
   try {
     const timeoutMs = requestTimeout(params, deadline.maxMs(deps));
-    timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -${deadline.flag} and the timeout arg`)), timeoutMs);
+    timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -${deadline.flag} and the timeout arg`)), timerMs(timeoutMs));
     release = await deps.limiter.acquire(deps.limits.maxQueueDurationMs, ac.signal);
     const out = await handler({ params, signal: ac.signal, now: deps.now(), deps });
     if (out === undefined || reply.sent) return;

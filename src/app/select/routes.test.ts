@@ -133,7 +133,7 @@ describe('errors and limits', () => {
   });
 
   it('lets exports run past -search.maxQueryDuration, up to -search.maxExportDuration', async () => {
-    const fx = await serve({ maxQueryDurationMs: 50, maxExportDurationMs: 5_000 });
+    const fx = await serve({ maxQueryDurationMs: 50, maxExportDurationMs: 720 * HOUR });
     let release = () => {};
     fx.db.gate = new Promise((r) => (release = r));
     setTimeout(() => release(), 300);

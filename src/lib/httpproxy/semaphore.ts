@@ -1,3 +1,5 @@
+import { timerMs } from '../timer/index.ts';
+
 interface Waiter {
   resolve: (granted: boolean) => void;
   timer: NodeJS.Timeout | undefined;
@@ -62,7 +64,7 @@ export class Semaphore {
     const granted = new Promise<boolean>((resolve) => {
       w.resolve = resolve;
     });
-    w.timer = setTimeout(() => this.#settle(w, false), waitMs);
+    w.timer = setTimeout(() => this.#settle(w, false), timerMs(waitMs));
     this.#waiters.push(w);
     this.#live++;
     return { granted, cancel: () => this.#settle(w, false) };

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type Socket } from 'node:net';
+import { timerMs } from '../timer/index.ts';
 
 const kExpired = Symbol('strata.connExpired');
 const kResponses = Symbol('strata.connResponses');
@@ -30,7 +31,7 @@ export class ConnectionLifetime {
   attach(server: Server, isTls: boolean): void {
     server.on(isTls ? 'secureConnection' : 'connection', (socket: TrackedSocket) => {
       this.#sockets.add(socket);
-      const timer = this.#lifetimeMs <= 0 ? undefined : setTimeout(() => this.#expire(socket), this.#lifetimeMs * (1 + 0.1 * this.#random()));
+      const timer = this.#lifetimeMs <= 0 ? undefined : setTimeout(() => this.#expire(socket), timerMs(this.#lifetimeMs * (1 + 0.1 * this.#random())));
       timer?.unref();
       socket.once('close', () => {
         clearTimeout(timer);

@@ -13,6 +13,7 @@ import { parseListenAddr } from './listen-addr.ts';
 import { createProxyProtocolListener } from './proxy-listener.ts';
 import './route-config.ts';
 import { readTlsContext, type TlsOptions, watchTlsFiles } from './tls.ts';
+import { timerMs } from '../timer/index.ts';
 
 /** HttpServerOptions configure one server; httpServerOptionsFromFlags builds them from the common flags. */
 export interface HttpServerOptions {
@@ -171,7 +172,7 @@ export class HttpServer {
     this.#lifetime.expireAll();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.#o.maxGracefulShutdownMs);
+      timer = setTimeout(resolve, timerMs(this.#o.maxGracefulShutdownMs));
     });
     await Promise.race([closing, deadline]);
     clearTimeout(timer);

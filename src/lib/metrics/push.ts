@@ -1,4 +1,5 @@
 import { type Logger } from '../logger/index.ts';
+import { timerMs } from '../timer/index.ts';
 
 /** PushOptions configure pushing the /metrics content to remote URLs (-pushmetrics.*). */
 export interface PushOptions {
@@ -51,7 +52,7 @@ export function startPushMetrics(o: PushOptions): () => void {
       running = false;
     }
   };
-  const timer = setInterval(() => void pushOnce(), o.intervalMs);
+  const timer = setInterval(() => void pushOnce(), timerMs(o.intervalMs));
   timer.unref();
   return () => clearInterval(timer);
 }

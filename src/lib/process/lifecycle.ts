@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { shutdownDelayMs } from '../httpserver/index.ts';
 import { type Runtime } from './runtime.ts';
+import { timerMs } from '../timer/index.ts';
 
 /** Component is one started part of a binary, stopped in reverse order of start. */
 export interface Component {
@@ -52,7 +53,7 @@ async function shutdown(rt: Runtime, components: readonly Component[], signal: s
   if (wait > 0) {
     rt.server.beginShutdownDelay();
     log.info(`/health answers 503 for -http.shutdownDelay=${seconds(wait)} before the server stops`);
-    await delay(wait);
+    await delay(timerMs(wait));
   }
   let t = performance.now();
   await rt.server.close();

@@ -1,9 +1,7 @@
 // tsdb: the single-node time series database — ingestion, storage and query in one process.
-import { insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers } from '../app/insert/index.ts';
+import { exposeGc, insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers, YoungGarbage } from '../app/insert/index.ts';
 import { ConcurrencyLimiter, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags } from '../app/select/index.ts';
 import { registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } from '../app/storage/index.ts';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { enableTCP6Flag } from '../lib/httpserver/index.ts';
 import { gauge } from '../lib/metrics/index.ts';
 import { serveUntilSignal, startRuntime } from '../lib/process/index.ts';
@@ -27,8 +25,12 @@ const cache = new RollupResultCache(rt.memoryBudget.share('rollupResultCache', 0
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
 
+const gc = exposeGc();
+const youngGarbage = gc === undefined ? undefined : new YoungGarbage(gc);
 const insertOptions = {
   ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.share('prometheusSeriesKeys', 0.05)),
+  ...(youngGarbage === undefined ? {} : { onBodyRead: (bytes: number) => youngGarbage.note(bytes) }),
+
   onBackfill: () => cache.reset(),
   backfillBeforeMs: limits.cacheTimestampOffsetMs,
 };
@@ -70,15 +72,10 @@ await serveUntilSignal(rt, [
 /**
  * releaseStartupMemory runs one last-resort garbage collection once the server is up. Loading and
  * type-stripping a few hundred modules leaves V8's young generation grown to its maximum (tens of
- * MiB that stay resident for good, as the steady state allocates little); this collection shrinks
+ * MiB that would stay resident, as the steady state allocates little); this collection shrinks
  * it back. It costs a few milliseconds, once, before the first request.
  */
 function releaseStartupMemory(): void {
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as (o: { type: string; execution: string; flavor: string }) => void;
-    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  } catch (err) {
-    log.warn({ err }, 'cannot collect the garbage of startup; memory use stays higher');
-  }
+  if (gc === undefined) log.warn('cannot run garbage collections from the process; memory use stays higher');
+  else gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }

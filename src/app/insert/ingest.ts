@@ -38,6 +38,8 @@ export interface InsertOptions {
    * batches); absent, or once its workers cannot start, they are parsed on the event loop.
    */
   readonly parsePool?: ParsePool;
+  /** onBodyRead is told how many bytes each ingestion request body had (see YoungGarbage). */
+  readonly onBodyRead?: (bytes: number) => void;
 }
 
 /**
@@ -159,6 +161,7 @@ export async function handleIngest(req: FastifyRequest, reply: FastifyReply, ten
     const body = common.limitBytes(req.raw as AsyncIterable<Buffer>, o.maxRequestBytes, 'request body');
     const contentEncoding = req.headers['content-encoding'];
     await ingestBody({ body, contentEncoding, query: req.query as Record<string, unknown> }, tenant, type, handler, o);
+    if (declared > 0) o.onBodyRead?.(declared);
     return reply.code(204).send();
   } catch (err) {
     const e = classifyInsertError(err);

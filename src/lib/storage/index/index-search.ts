@@ -29,15 +29,18 @@ function pastValue(valuePrefix: string): string {
 }
 
 /**
- * forEachValue walks the distinct values of one label on one day, calling visit(value, ids)
- * where ids() collects that value's series IDs (in ascending order) when the visitor wants them.
+ * forEachValue walks the distinct values of one label on one day that start with valueHead,
+ * calling visit(value, ids) where ids() collects that value's series IDs (in ascending order)
+ * when the visitor wants them.
  */
-function forEachValue(q: IndexQuery, day: number, name: string, visit: (value: string, ids: () => number[]) => void): void {
+function forEachValue(q: IndexQuery, day: number, name: string, valueHead: string, visit: (value: string, ids: () => number[]) => void): void {
   const namePrefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name);
+  // The escaped text of a value starting with valueHead starts with valueHead's escaped text.
+  const scanPrefix = valueHead === '' ? namePrefix : namePrefix + encodeText(valueHead).slice(0, -1);
   const c = q.view.cursor();
-  c.seek(namePrefix);
+  c.seek(scanPrefix);
   let steps = 0;
-  while (c.current !== undefined && c.current.startsWith(namePrefix)) {
+  while (c.current !== undefined && c.current.startsWith(scanPrefix)) {
     const item = c.current;
     const [value, end] = decodeText(item, namePrefix.length);
     const valuePrefix = item.slice(0, end);
@@ -84,7 +87,7 @@ function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean)
     return unionIds(parts);
   }
   const parts: Float64Array[] = [];
-  forEachValue(q, day, m.name, (value, ids) => {
+  forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, ids) => {
     if (m.matches(value) === want) parts.push(Float64Array.from(ids()));
   });
   return unionIds(parts);

@@ -124,8 +124,14 @@ describe('searchIds', () => {
     f([[m('instance', '=~', '.*')]], [1, 2, 3, 4]);
     f([[m('instance', '=~', '.+')]], [1, 2]);
     f([[m('code', '=~', '5..|')]], [1, 2, 3, 4]);
-    // case-insensitive flag group
+    // literal heads narrow the scan to values with that prefix
+    f([[m('job', '=~', 'n.*e')]], [1, 2]);
+    f([[m('__name__', '=~', 'err.*')]], [4]);
+    f([[m('__name__', '=~', 'u')]], []);
+    f([[m('__name__', '=~', 'zz.*')]], []);
+    // case-insensitive flag groups anywhere (RE2)
     f([[m('__name__', '=~', '(?i)UP')]], [1, 2, 3]);
+    f([[m('job', '=~', '((?i)NO).*')]], [1, 2]);
     // sets are OR-ed; no sets = everything
     f([[m('code', '=', '500')], [m('instance', '=', 'a')]], [1, 4]);
     f([], [1, 2, 3, 4]);

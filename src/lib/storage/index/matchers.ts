@@ -1,3 +1,4 @@
+import { compileAnchored } from '../../promql/index.ts';
 import type { LabelMatcher } from '../../storageapi/api.ts';
 
 /** CompiledMatcher is a LabelMatcher ready to test values. */
@@ -10,6 +11,11 @@ export interface CompiledMatcher {
   readonly matchesEmpty: boolean;
   /** literals, when set, are the only values that match (equality or a plain alternation). */
   readonly literals?: readonly string[];
+  /**
+   * prefix, when set (non-empty), starts every value the matcher selects (a regexp with a literal
+   * head such as `eth.*`): an index scan may skip values without it.
+   */
+  readonly prefix?: string;
 }
 
 /** MatcherError reports a matcher that cannot be evaluated (a bad regexp). */
@@ -21,28 +27,33 @@ export class MatcherError extends Error {
 }
 
 // An alternation of plain words (the shape Grafana multi-value variables produce) is answered by
-// direct lookups instead of scanning every value of the label.
-const PLAIN_ALTERNATION = /^[A-Za-z0-9_\-:/ ,@]+(\|[A-Za-z0-9_\-:/ ,@]+)*$/;
+// direct lookups instead of scanning every value of the label. These characters are literals in
+// RE2, so the words are exactly the values that match.
+const PLAIN_ALTERNATION = /^[A-Za-z0-9_\-:/ ,@=]+(\|[A-Za-z0-9_\-:/ ,@=]+)*$/;
+const PLAIN_HEAD = /^[A-Za-z0-9_\-:/ ,@=]*/;
 
-// RE2 (PromQL) allows leading flag groups such as (?i); JS takes flags separately.
-function toRegExp(src: string): RegExp {
-  let flags = 's';
-  const lead = /^\(\?([imsU]+)\)/.exec(src);
-  if (lead) {
-    if (lead[1]!.includes('i')) flags += 'i';
-    if (lead[1]!.includes('m')) flags += 'm';
-    src = src.slice(lead[0].length);
-  }
-  return new RegExp(`^(?:${src})$`, flags);
+/**
+ * literalPrefix returns the literal text every match of RE2 pattern re starts with ("" when there
+ * is none). Conservative: any `|` gives "" (an alternation may drop the head), and a head
+ * character followed by a repetition operator is not part of the prefix.
+ */
+export function literalPrefix(re: string): string {
+  if (re.includes('|')) return '';
+  const head = PLAIN_HEAD.exec(re)![0];
+  const next = re[head.length];
+  if (next === '?' || next === '*' || next === '+' || next === '{') return head.slice(0, -1);
+  return head;
 }
 
 /**
- * compileMatcher turns a matcher into a predicate. Regexps are anchored at both ends and "."
- * matches newlines too, as in Prometheus. Throws MatcherError for an invalid regexp.
+ * compileMatcher turns a matcher into a predicate. Regexps have PromQL (RE2) semantics through
+ * promql's compileAnchored: anchored at both ends, "." matches newlines, flag groups such as
+ * `(?i)` anywhere. Throws MatcherError for an invalid regexp.
  */
 export function compileMatcher(m: LabelMatcher): CompiledMatcher {
   let matches: (v: string) => boolean;
   let literals: string[] | undefined;
+  let prefix = '';
   switch (m.type) {
     case '=':
       matches = (v) => v === m.value;
@@ -55,18 +66,20 @@ export function compileMatcher(m: LabelMatcher): CompiledMatcher {
     case '!~': {
       let re: RegExp;
       try {
-        re = toRegExp(m.value);
+        re = compileAnchored(m.value);
       } catch (err) {
         throw new MatcherError(`invalid regexp ${JSON.stringify(m.value)} for label "${m.name}": ${(err as Error).message}`, { cause: err });
       }
       const positive = m.type === '=~';
       matches = positive ? (v) => re.test(v) : (v) => !re.test(v);
       if (positive && PLAIN_ALTERNATION.test(m.value)) literals = m.value.split('|');
+      else if (positive) prefix = literalPrefix(m.value);
       break;
     }
     default:
       throw new MatcherError(`unknown matcher type ${JSON.stringify((m as LabelMatcher).type)} for label "${m.name}"`);
   }
   const out: CompiledMatcher = { name: m.name, type: m.type, matches, matchesEmpty: matches('') };
-  return literals ? { ...out, literals: literals.filter((l) => l !== '') } : out;
+  if (literals) return { ...out, literals: literals.filter((l) => l !== '') };
+  return prefix !== '' ? { ...out, prefix } : out;
 }

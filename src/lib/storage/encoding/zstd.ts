@@ -1,5 +1,6 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { CorruptDataError, errorMessage } from '../errors.ts';
+import { inflateTransient } from './zstd-decompressor.ts';
 
 // A zstd call costs about 10-15 µs of fixed overhead (a context per call), and a frame about 10
 // bytes. Small inputs are stored raw: that keeps merges of small, short-lived parts cheap, while
@@ -25,10 +26,23 @@ export function compress(raw: Uint8Array, level: number): Uint8Array {
 }
 
 /**
- * decompress inflates a zstd frame; maxBytes bounds the output so a damaged frame cannot make
- * us allocate without limit. Throws CorruptDataError naming `what`.
+ * decompress inflates a zstd frame into a new buffer; maxBytes bounds the output so a damaged
+ * frame cannot make us allocate without limit. Throws CorruptDataError naming `what`.
  */
 export function decompress(frame: Uint8Array, maxBytes: number, what: string): Uint8Array {
+  const fast = inflateTransient(frame, maxBytes);
+  return fast !== undefined ? fast.slice() : decompressSlow(frame, maxBytes, what);
+}
+
+/**
+ * decompressTransient is decompress for bytes consumed at once: the result may be a view of a
+ * shared buffer that the next decompress call overwrites.
+ */
+export function decompressTransient(frame: Uint8Array, maxBytes: number, what: string): Uint8Array {
+  return inflateTransient(frame, maxBytes) ?? decompressSlow(frame, maxBytes, what);
+}
+
+function decompressSlow(frame: Uint8Array, maxBytes: number, what: string): Uint8Array {
   try {
     return zstdDecompressSync(frame, { maxOutputLength: Math.max(1, maxBytes) });
   } catch (err) {

@@ -96,6 +96,10 @@ export class WritePath {
   writeRows(tenant: Tenant, rows: readonly MetricRow[]): Rejections {
     const w = this.#begin(tenant, rows.length);
     const ts = w.ts;
+    // Formats that carry many samples per series (JSON lines, remote write) hand over one labels
+    // array for all of them: the same array is the same series, found once.
+    let lastLabels: Labels | undefined;
+    let lastRef: SeriesRef | undefined;
     for (const row of rows) {
       let t = row.timestamp;
       if (!Number.isInteger(t)) t = Math.round(t);
@@ -103,13 +107,15 @@ export class WritePath {
         this.#rejectTimestamp(w.rej, t, w.minTs, w.maxTs);
         continue;
       }
-      let ref = row.rawKey !== undefined ? ts.byRawKey.get(row.rawKey) : undefined;
+      let ref = row.labels === lastLabels ? lastRef : row.rawKey !== undefined ? ts.byRawKey.get(row.rawKey) : undefined;
       if (ref === undefined) {
         ref = this.#resolve(ts, row.labels, w.rej);
         if (ref === undefined) continue;
         // A parser's rawKey may be a slice of a whole request body: keep a copy of its own.
         if (row.rawKey !== undefined) ts.byRawKey.set(ownString(row.rawKey), ref);
       }
+      lastLabels = row.labels;
+      lastRef = ref;
       this.#place(w, ref, t, row.value, row.labels);
     }
     return this.#end(w);

@@ -1,10 +1,11 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeTimestamps } from './encoding/timestamps.ts';
-import { decodeValues } from './encoding/values.ts';
-import { decompress } from './encoding/zstd.ts';
+import { decodeValues } from './encoding/values-decode.ts';
+import { decompress, decompressTransient } from './encoding/zstd.ts';
 import { CorruptDataError, errorMessage } from './errors.ts';
 import type { LruCache } from './lru-cache.ts';
+import type { SeriesScratch } from './series-scratch.ts';
 import {
   BLOCK_HEADER_BYTES, type BlockHeaders, type MetaindexRow, type PartMeta, decodeBlockHeaders, decodeMetaindex,
 } from './part-format.ts';
@@ -68,7 +69,7 @@ export class DataPart {
     const what = `header group ${g} of part "${this.path}"`;
     const raw = this.#read(this.#indexFd, row.offset, row.size, what);
     const want = row.count * BLOCK_HEADER_BYTES;
-    const plain = raw.length === want ? raw : decompress(raw, want, what);
+    const plain = raw.length === want ? raw : decompressTransient(raw, want, what);
     const h = decodeBlockHeaders(plain, row.count, what);
     this.#cache.set(key, h, want + 200);
     return h;
@@ -85,11 +86,23 @@ export class DataPart {
 
   /**
    * sequentialReader returns a block reader for a pass over the part in file order (merges): it
-   * reads ahead in 1 MiB chunks instead of two small preads per block.
+   * reads ahead in 256 KiB chunks instead of two small preads per block.
    */
-  sequentialReader(): (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number) => void {
-    const ts = new ReadAhead(this.#tsFd);
-    const vals = new ReadAhead(this.#valFd);
+  sequentialReader(): BlockReader {
+    return this.#aheadReader(READ_AHEAD_BYTES, READ_AHEAD_BYTES);
+  }
+
+  /**
+   * searchReader returns a block reader for reads at growing offsets that may skip much of the
+   * part (searches): its read-ahead starts small and grows while reads stay close together.
+   */
+  searchReader(): BlockReader {
+    return this.#aheadReader(SEARCH_READ_AHEAD_MIN, SEARCH_READ_AHEAD_MAX);
+  }
+
+  #aheadReader(minWindow: number, maxWindow: number): BlockReader {
+    const ts = new ReadAhead(this.#tsFd, minWindow, maxWindow);
+    const vals = new ReadAhead(this.#valFd, minWindow, maxWindow);
     return (h, j, outTs, outVals, off) =>
       this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what));
   }
@@ -116,23 +129,40 @@ export class DataPart {
   }
 }
 
-const READ_AHEAD_BYTES = 256 * 1024;
+/** BlockReader decodes block j of header group h into outTs/outVals at off. */
+export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number) => void;
 
-/** ReadAhead serves reads at growing offsets of one file from a buffer refilled in big chunks. */
+const READ_AHEAD_BYTES = 256 * 1024;
+const SEARCH_READ_AHEAD_MIN = 16 * 1024;
+const SEARCH_READ_AHEAD_MAX = 128 * 1024;
+
+/**
+ * ReadAhead serves reads at growing offsets of one file from a buffer refilled in chunks. The
+ * chunk doubles (minWindow up to maxWindow) while each refill starts near the previous chunk,
+ * and drops back to minWindow after a jump, so sparse reads do not pay for bytes they skip.
+ */
 class ReadAhead {
   readonly #fd: number;
+  readonly #minWindow: number;
+  readonly #maxWindow: number;
+  #window: number;
   #buf = Buffer.allocUnsafe(0);
   #start = 0;
   #end = 0;
 
-  constructor(fd: number) {
+  constructor(fd: number, minWindow: number, maxWindow: number) {
     this.#fd = fd;
+    this.#minWindow = minWindow;
+    this.#maxWindow = maxWindow;
+    this.#window = minWindow;
   }
 
   read(offset: number, size: number, what: string): Buffer {
     if (offset < this.#start || offset + size > this.#end) {
-      const want = Math.max(size, READ_AHEAD_BYTES);
-      if (this.#buf.length < want) this.#buf = Buffer.allocUnsafe(want);
+      const near = this.#end > 0 && offset >= this.#start && offset < this.#end + this.#window;
+      this.#window = near ? Math.min(this.#maxWindow, this.#window * 2) : this.#minWindow;
+      const want = Math.max(size, this.#window);
+      if (this.#buf.length < want) this.#buf = Buffer.allocUnsafe(Math.max(want, Math.min(this.#maxWindow, 2 * this.#buf.length)));
       const n = readSync(this.#fd, this.#buf, 0, want, offset);
       if (n < size) throw new CorruptDataError(`cannot read ${what}: short read (${n} of ${size} bytes at ${offset})`);
       this.#start = offset;
@@ -162,11 +192,23 @@ export class SeriesBlockCursor {
   readonly #maxTs: number;
   #g = 0;
   #j = 0;
+  #hg = -1;
+  #h: BlockHeaders | undefined;
+  #reader: BlockReader | undefined;
 
   constructor(part: DataPart, minTs: number, maxTs: number) {
     this.part = part;
     this.#minTs = minTs;
     this.#maxTs = maxTs;
+  }
+
+  // headers of group g; the cursor keeps the current group instead of asking the cache per series.
+  #headers(g: number): BlockHeaders {
+    if (g !== this.#hg) {
+      this.#h = this.part.headers(g);
+      this.#hg = g;
+    }
+    return this.#h!;
   }
 
   /** collect calls sink(headers, j) for every matching block of series id, in time order. */
@@ -179,7 +221,7 @@ export class SeriesBlockCursor {
     for (let g = this.#g; g < mi.length && mi[g]!.firstSeriesId <= id; g++) {
       const row = mi[g]!;
       if (row.maxTs < this.#minTs || row.minTs > this.#maxTs) continue;
-      const h = this.part.headers(g);
+      const h = this.#headers(g);
       let k = lowerBoundId(h, id, g === this.#g ? this.#j : 0);
       if (g === this.#g) this.#j = k;
       for (; k < h.count && h.seriesIds[k] === id; k++) {
@@ -188,13 +230,35 @@ export class SeriesBlockCursor {
       if (k < h.count) break;
     }
   }
+
+  /**
+   * readSeries appends the samples of every matching block of series id to s, in time order
+   * (strictly ascending timestamps: the part's blocks of one series do not overlap, which is
+   * checked here), reading ahead through the part's files. Returns the number of blocks read.
+   */
+  readSeries(id: number, s: SeriesScratch): number {
+    this.#reader ??= this.part.searchReader();
+    const read = this.#reader;
+    let blocks = 0;
+    let lastTs = -Infinity;
+    this.collect(id, (h, j) => {
+      if (h.minTs[j]! <= lastTs) throw new CorruptDataError(`cannot read series ${id} of part "${this.part.path}": its blocks overlap in time`);
+      lastTs = h.maxTs[j]!;
+      const n = h.rows[j]!;
+      s.ensure(n);
+      read(h, j, s.ts, s.vals, s.n);
+      s.n += n;
+      blocks++;
+    });
+    return blocks;
+  }
 }
 
 /** PartBlockStream walks every block of a part in order (merges). */
 export class PartBlockStream {
   readonly part: DataPart;
   /** readBlock decodes a block of this part (sequential read-ahead). */
-  readonly readBlock: (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number) => void;
+  readonly readBlock: BlockReader;
   #g = 0;
   #h: BlockHeaders | undefined;
   #j = 0;

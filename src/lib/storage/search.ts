@@ -2,7 +2,7 @@ import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { Labels, SearchQuery, SeriesSamples, Tenant, TimeRange, TsdbStatus, TsdbStatusQuery } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
 import { SeriesBlockCursor, type DataPart } from './data-part.ts';
-import { normalizeSamples } from './dedup.ts';
+import { dedupByInterval, normalizeSamples } from './dedup.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
 import { type IndexQuery, searchIds } from './index/index-search.ts';
 import { MS_PER_DAY, dayOf, decodeLabelsKey, tenantKey } from './index/keys.ts';
@@ -82,28 +82,32 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
   }
   const buffers = core.acquireBuffers();
   const tk = tenantKey(q.tenant);
+  const dedupMs = core.opts.minScrapeIntervalMs;
   try {
     const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
     const s = new SeriesScratch();
     let work = 0;
     for (const id of ids) {
       s.reset();
-      for (const c of cursors) {
-        c.collect(id, (h, j) => {
-          s.ensure(h.rows[j]!);
-          c.part.readBlock(h, j, s.ts, s.vals, s.n);
-          s.n += h.rows[j]!;
-        });
-      }
+      let sources = 0;
+      for (const c of cursors) if (c.readSeries(id, s) > 0) sources++;
+      let buffered = 0;
       for (const b of buffers) {
-        s.ensure(b.rowsOf(id));
+        const rows = b.rowsOf(id);
+        if (rows === 0) continue;
+        s.ensure(rows);
         s.n += b.copySeries(id, s.ts, s.vals, s.n);
+        buffered++;
       }
       work += s.n + 100;
-      s.n = normalizeSamples(s.ts, s.vals, s.n, core.opts.minScrapeIntervalMs);
-      s.keepRange(minTs, maxTs);
-      const labels = s.n > 0 && !core.isDeleted(id) ? labelsOfSeries(core, tk, id) : undefined;
-      if (labels !== undefined) yield { labels, timestamps: s.ts.slice(0, s.n), values: s.vals.slice(0, s.n) };
+      // One part's samples of a series are sorted and duplicate-free already; buffers hold
+      // rows in arrival order, and several sources may overlap.
+      if (sources + buffered > 1 || buffered > 0) s.n = normalizeSamples(s.ts, s.vals, s.n, dedupMs);
+      else if (dedupMs > 0) s.n = dedupByInterval(s.ts, s.vals, s.n, dedupMs);
+      const lo = s.firstAtOrAfter(minTs);
+      const hi = s.firstAfter(maxTs);
+      const labels = hi > lo && !core.isDeleted(id) ? labelsOfSeries(core, tk, id) : undefined;
+      if (labels !== undefined) yield { labels, timestamps: s.ts.slice(lo, hi), values: s.vals.slice(lo, hi) };
       if (work >= YIELD_EVERY_ROWS) {
         work = 0;
         await yieldNow();

@@ -27,6 +27,28 @@ export class SeriesScratch {
     this.vals = vals;
   }
 
+  /** firstAtOrAfter returns the index of the first sorted sample with timestamp >= t (n if none). */
+  firstAtOrAfter(t: number): number {
+    return this.#search(t, false);
+  }
+
+  /** firstAfter returns the index of the first sorted sample with timestamp > t (n if none). */
+  firstAfter(t: number): number {
+    return this.#search(t, true);
+  }
+
+  #search(t: number, after: boolean): number {
+    let lo = 0;
+    let hi = this.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.ts[mid]!;
+      if (v < t || (after && v === t)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** keepRange drops samples outside [minTs, maxTs] (samples must be sorted). */
   keepRange(minTs: number, maxTs: number): void {
     let lo = 0;

@@ -1,10 +1,13 @@
-import { ByteReader, type ByteWriter } from './bytes.ts';
-import { decompress, maybeCompress } from './zstd.ts';
+import type { ByteWriter } from './bytes.ts';
+import { StreamCursor, unzigzag } from './stream-cursor.ts';
+import { decompressTransient, maybeCompress } from './zstd.ts';
 import { CorruptDataError } from '../errors.ts';
 
 // Timestamps of a block are strictly ascending integers in ms. The first one is kept by the
 // caller (the block header's minTs), so the stream starts at the first delta. Scrapes at a fixed
 // interval give one constant delta, stored once; jittered scrapes give small delta-of-deltas.
+
+const cursor = new StreamCursor();
 
 /** TS_CONST_DELTA: one uvarint delta shared by every step (nothing at all for one sample). */
 export const TS_CONST_DELTA = 1;
@@ -53,32 +56,49 @@ export function encodeTimestamps(ts: Float64Array, start: number, end: number, w
 
 /**
  * decodeTimestamps writes n timestamps starting at firstTs into out[off..off+n) from a stream
- * made by encodeTimestamps. Throws CorruptDataError naming `what` on malformed input.
+ * made by encodeTimestamps. Throws CorruptDataError naming `what` on malformed input, including
+ * timestamps that do not strictly ascend (readers rely on that to skip sorting).
  */
 export function decodeTimestamps(enc: number, data: Uint8Array, n: number, firstTs: number, out: Float64Array, off: number, what: string): void {
   if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
-  if (enc & ENC_ZSTD) data = decompress(data, n * 9 + 16, what);
-  const r = new ByteReader(data, what);
+  if (enc & ENC_ZSTD) data = decompressTransient(data, n * 9 + 16, what);
+  const c = cursor;
+  c.reset(data, what);
   out[off] = firstTs;
   const kind = enc & ~ENC_ZSTD;
-  if (n === 1) {
-    if (kind !== TS_CONST_DELTA && kind !== TS_DELTA_OF_DELTA) r.fail(`unknown timestamp encoding ${enc}`);
-    return;
-  }
-  if (kind === TS_CONST_DELTA) {
-    const d = r.readUvarint();
+  if (kind !== TS_CONST_DELTA && kind !== TS_DELTA_OF_DELTA) c.fail(`unknown timestamp encoding ${enc}`);
+  if (n > 1 && kind === TS_CONST_DELTA) {
+    const d = c.uvarint();
+    if (d === 0) c.fail('zero timestamp delta');
     for (let i = 1; i < n; i++) out[off + i] = firstTs + i * d;
-  } else if (kind === TS_DELTA_OF_DELTA) {
-    let d = r.readUvarint();
-    let t = firstTs + d;
-    out[off + 1] = t;
-    for (let i = 2; i < n; i++) {
-      d += r.readVarint();
-      t += d;
-      out[off + i] = t;
-    }
-  } else {
-    r.fail(`unknown timestamp encoding ${enc}`);
+  } else if (n > 1) {
+    decodeDeltaOfDelta(c, n, firstTs, out, off);
   }
-  if (r.remaining() !== 0) r.fail(`${r.remaining()} trailing bytes`);
+  c.done();
+  c.release();
+}
+
+function decodeDeltaOfDelta(c: StreamCursor, n: number, firstTs: number, out: Float64Array, off: number): void {
+  let d = c.uvarint();
+  let t = firstTs + d;
+  out[off + 1] = t;
+  let minDelta = d;
+  const b = c.bytes;
+  const end = c.end;
+  let p = c.pos;
+  for (let i = off + 2, last = off + n; i < last; i++) {
+    let z: number;
+    if (p < end && (z = b[p]!) < 0x80) p++;
+    else {
+      c.pos = p;
+      z = c.uvarint();
+      p = c.pos;
+    }
+    d += unzigzag(z);
+    if (d < minDelta) minDelta = d;
+    t += d;
+    out[i] = t;
+  }
+  c.pos = p;
+  if (minDelta <= 0) c.fail('timestamps do not ascend');
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ByteWriter } from './bytes.ts';
 import { MAX_TIMESTAMP_ABS, decodeTimestamps, encodeTimestamps } from './timestamps.ts';
-import { ValueEncoder, decodeValues } from './values.ts';
+import { ValueEncoder } from './values.ts';
+import { decodeValues } from './values-decode.ts';
 import { CorruptDataError } from '../errors.ts';
 import { STALE_NAN } from '../../storageapi/stale.ts';
 

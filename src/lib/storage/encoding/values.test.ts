@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ByteWriter } from './bytes.ts';
 import { decimalExponent, NOT_DECIMAL } from './decimal.ts';
 import { ENC_ZSTD, TS_CONST_DELTA, TS_DELTA_OF_DELTA, decodeTimestamps, encodeTimestamps } from './timestamps.ts';
-import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_FLOAT_XOR, ValueEncoder, decodeValues } from './values.ts';
+import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_FLOAT_XOR, ValueEncoder } from './values.ts';
+import { decodeValues } from './values-decode.ts';
 import { STALE_NAN, isStaleNaN } from '../../storageapi/stale.ts';
 
 function bitsOf(a: Float64Array): string[] {
@@ -117,5 +118,14 @@ describe('timestamp encoding', () => {
     f([-5000, -10, 0, 7, 100_000_000_000], TS_DELTA_OF_DELTA, 20);
     f(Array.from({ length: 500 }, (_, i) => 1.7e12 + i * 15_000 + (i % 3)), TS_DELTA_OF_DELTA, 520);
     f(Array.from({ length: 5000 }, (_, i) => 1.7e12 + i * 15_000 + (i % 3)), TS_DELTA_OF_DELTA, 600);
+  });
+
+  it('rejects streams whose timestamps do not strictly ascend', () => {
+    const f = (enc: number, bytes: number[], n: number) =>
+      expect(() => decodeTimestamps(enc, Uint8Array.from(bytes), n, 1000, new Float64Array(n), 0, 'bad')).toThrow(/cannot decode bad.*(zero timestamp delta|do not ascend)/);
+    f(TS_CONST_DELTA, [0], 3);
+    f(TS_DELTA_OF_DELTA, [0, 0], 3);
+    f(TS_DELTA_OF_DELTA, [10, 19], 3); // second delta 10 - 10 = 0
+    f(TS_DELTA_OF_DELTA, [10, 0, 21], 4); // third delta 10 - 11 < 0
   });
 });

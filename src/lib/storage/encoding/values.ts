@@ -1,10 +1,10 @@
-import { ByteReader, type ByteWriter, varintLen } from './bytes.ts';
-import { decimalExponent, decodeDecimal, NOT_DECIMAL, toMantissa } from './decimal.ts';
+import { type ByteWriter, varintLen } from './bytes.ts';
+import { decimalExponent, NOT_DECIMAL, toMantissa } from './decimal.ts';
 import { ENC_ZSTD } from './timestamps.ts';
-import { decompress, maybeCompress } from './zstd.ts';
-import { CorruptDataError } from '../errors.ts';
+import { maybeCompress } from './zstd.ts';
 
-// Value encodings (the byte is stored in the block header; ENC_ZSTD is or-ed in when compressed):
+// Value encodings (the byte is stored in the block header; ENC_ZSTD is or-ed in when compressed;
+// values-decode.ts reads them):
 //   V_CONST          8 raw bytes: every value of the block has these exact bits.
 //   V_DECIMAL_DELTA  exponent, exceptions, first mantissa, then zigzag deltas of mantissas.
 //   V_DECIMAL_DELTA2 exponent, exceptions, first mantissa, first delta, then delta-of-deltas
@@ -167,85 +167,4 @@ function encodeXor(vals: Float64Array, start: number, end: number, w: ByteWriter
   }
   w.pos = base + 8 * n;
   return V_FLOAT_XOR;
-}
-
-/**
- * decodeValues writes n values into out[off..off+n) from a stream made by ValueEncoder.encode.
- * Throws CorruptDataError naming `what` on malformed input.
- */
-export function decodeValues(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): void {
-  if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
-  if (enc & ENC_ZSTD) data = decompress(data, n * 17 + 64, what);
-  const r = new ByteReader(data, what);
-  const kind = enc & ~ENC_ZSTD;
-  if (kind === V_CONST) {
-    const lo = r.readU32();
-    const hi = r.readU32();
-    const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
-    for (let i = 0; i < n; i++) {
-      u[2 * i] = lo;
-      u[2 * i + 1] = hi;
-    }
-  } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2) {
-    decodeDecimalStream(r, kind === V_DECIMAL_DELTA2, n, out, off);
-  } else if (kind === V_FLOAT_XOR) {
-    decodeXor(r, n, out, off);
-  } else {
-    r.fail(`unknown value encoding ${enc}`);
-  }
-  if (r.remaining() !== 0) r.fail(`${r.remaining()} trailing bytes`);
-}
-
-function decodeDecimalStream(r: ByteReader, delta2: boolean, n: number, out: Float64Array, off: number): void {
-  const exp = r.readVarint();
-  if (exp < -22 || exp > 22) r.fail(`decimal exponent ${exp} out of range`);
-  const excCount = r.readUvarint();
-  if (excCount > n) r.fail(`${excCount} exceptions for ${n} values`);
-  const excPos: number[] = [];
-  const excRaw = new Uint32Array(excCount * 2);
-  let pos = 0;
-  for (let i = 0; i < excCount; i++) {
-    pos += r.readUvarint();
-    if (pos >= n || (i > 0 && pos === excPos[i - 1])) r.fail(`bad exception position ${pos}`);
-    excPos.push(pos);
-    excRaw[2 * i] = r.readU32();
-    excRaw[2 * i + 1] = r.readU32();
-  }
-  let m = r.readVarint();
-  out[off] = decodeDecimal(m, exp);
-  if (n > 1) {
-    let d = delta2 ? r.readVarint() : 0;
-    for (let i = 1; i < n; i++) {
-      if (delta2) {
-        if (i > 1) d += r.readVarint();
-        m += d;
-      } else {
-        m += r.readVarint();
-      }
-      out[off + i] = decodeDecimal(m, exp);
-    }
-  }
-  if (excCount > 0) {
-    const ou = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
-    for (let i = 0; i < excCount; i++) {
-      const p = excPos[i]!;
-      ou[2 * p] = excRaw[2 * i]!;
-      ou[2 * p + 1] = excRaw[2 * i + 1]!;
-    }
-  }
-}
-
-function decodeXor(r: ByteReader, n: number, out: Float64Array, off: number): void {
-  const src = r.readBytes(n * 8);
-  const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
-  let plo = 0;
-  let phi = 0;
-  for (let i = 0; i < n; i++) {
-    const xl = src[i]! | (src[n + i]! << 8) | (src[2 * n + i]! << 16) | (src[3 * n + i]! << 24);
-    const xh = src[4 * n + i]! | (src[5 * n + i]! << 8) | (src[6 * n + i]! << 16) | (src[7 * n + i]! << 24);
-    plo = (plo ^ xl) >>> 0;
-    phi = (phi ^ xh) >>> 0;
-    u[2 * i] = plo;
-    u[2 * i + 1] = phi;
-  }
 }

@@ -1,0 +1,179 @@
+import { CorruptDataError } from '../errors.ts';
+import { pow10 } from './decimal.ts';
+import { StreamCursor, unzigzag } from './stream-cursor.ts';
+import { ENC_ZSTD } from './timestamps.ts';
+import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_FLOAT_XOR } from './values.ts';
+import { decompressTransient } from './zstd.ts';
+
+// Decoding runs for every block a search touches, so it allocates nothing per block and its
+// loops read one-byte varints inline (the layouts are in values.ts and FORMAT.md).
+
+const cursor = new StreamCursor();
+
+/**
+ * decodeValues writes n values into out[off..off+n) from a stream made by ValueEncoder.encode.
+ * Throws CorruptDataError naming `what` on malformed input.
+ */
+export function decodeValues(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): void {
+  if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
+  if (enc & ENC_ZSTD) data = decompressTransient(data, n * 17 + 64, what);
+  const c = cursor;
+  c.reset(data, what);
+  const kind = enc & ~ENC_ZSTD;
+  if (kind === V_CONST) {
+    const lo = c.u32();
+    const hi = c.u32();
+    const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+    for (let i = 0; i < 2 * n; i += 2) {
+      u[i] = lo;
+      u[i + 1] = hi;
+    }
+  } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2) {
+    decodeDecimalStream(c, kind === V_DECIMAL_DELTA2, n, out, off);
+  } else if (kind === V_FLOAT_XOR) {
+    decodeXor(c, n, out, off);
+  } else {
+    c.fail(`unknown value encoding ${enc}`);
+  }
+  c.done();
+  c.release();
+}
+
+function decodeDecimalStream(c: StreamCursor, delta2: boolean, n: number, out: Float64Array, off: number): void {
+  const exp = c.varint();
+  if (exp < -22 || exp > 22) c.fail(`decimal exponent ${exp} out of range`);
+  const excCount = c.uvarint();
+  if (excCount > n) c.fail(`${excCount} exceptions for ${n} values`);
+  // Exceptions are checked now and applied after the mantissas (their raw bits win).
+  const excStart = c.pos;
+  let pos = 0;
+  for (let i = 0; i < excCount; i++) {
+    const step = c.uvarint();
+    pos += step;
+    if (pos >= n || (i > 0 && step === 0)) c.fail(`bad exception position ${pos}`);
+    if (c.pos + 8 > c.end) c.fail(`needs 8 more bytes, ${c.end - c.pos} left`);
+    c.pos += 8;
+  }
+  if (delta2) decodeDelta2(c, n, out, off);
+  else decodeDelta(c, n, out, off);
+  scale(out, off, n, exp);
+  if (excCount > 0) applyExceptions(c, excStart, excCount, out, off, n);
+}
+
+// decodeDelta2 writes the mantissas of a delta-of-delta stream: m₀, d₁, then second differences.
+function decodeDelta2(c: StreamCursor, n: number, out: Float64Array, off: number): void {
+  let m = c.varint();
+  out[off] = m;
+  if (n === 1) return;
+  let d = c.varint();
+  m += d;
+  out[off + 1] = m;
+  const b = c.bytes;
+  const end = c.end;
+  let p = c.pos;
+  for (let i = off + 2, last = off + n; i < last; i++) {
+    let z: number;
+    if (p + 2 < end) {
+      // Inline the 1-, 2- and 3-byte forms (zigzag values below 2^21), the bulk of every stream.
+      z = b[p]!;
+      if (z < 0x80) p++;
+      else if (b[p + 1]! < 0x80) {
+        z = (z & 0x7f) | (b[p + 1]! << 7);
+        p += 2;
+      } else if (b[p + 2]! < 0x80) {
+        z = (z & 0x7f) | ((b[p + 1]! & 0x7f) << 7) | (b[p + 2]! << 14);
+        p += 3;
+      } else {
+        c.pos = p;
+        z = c.uvarint();
+        p = c.pos;
+      }
+    } else {
+      c.pos = p;
+      z = c.uvarint();
+      p = c.pos;
+    }
+    d += unzigzag(z);
+    m += d;
+    out[i] = m;
+  }
+  c.pos = p;
+}
+
+// decodeDelta writes the mantissas of a delta stream: m₀, then first differences.
+function decodeDelta(c: StreamCursor, n: number, out: Float64Array, off: number): void {
+  let m = c.varint();
+  out[off] = m;
+  const b = c.bytes;
+  const end = c.end;
+  let p = c.pos;
+  for (let i = off + 1, last = off + n; i < last; i++) {
+    let z: number;
+    if (p + 2 < end) {
+      // Inline the 1-, 2- and 3-byte forms (zigzag values below 2^21), the bulk of every stream.
+      z = b[p]!;
+      if (z < 0x80) p++;
+      else if (b[p + 1]! < 0x80) {
+        z = (z & 0x7f) | (b[p + 1]! << 7);
+        p += 2;
+      } else if (b[p + 2]! < 0x80) {
+        z = (z & 0x7f) | ((b[p + 1]! & 0x7f) << 7) | (b[p + 2]! << 14);
+        p += 3;
+      } else {
+        c.pos = p;
+        z = c.uvarint();
+        p = c.pos;
+      }
+    } else {
+      c.pos = p;
+      z = c.uvarint();
+      p = c.pos;
+    }
+    m += unzigzag(z);
+    out[i] = m;
+  }
+  c.pos = p;
+}
+
+// scale turns mantissas into values exactly as decimal.ts decodeDecimal does (m / 10^−e, m, m · 10^e).
+function scale(out: Float64Array, off: number, n: number, exp: number): void {
+  if (exp < 0) {
+    const div = pow10(-exp);
+    for (let i = off, last = off + n; i < last; i++) out[i] = out[i]! / div;
+  } else if (exp > 0) {
+    const mul = pow10(exp);
+    for (let i = off, last = off + n; i < last; i++) out[i] = out[i]! * mul;
+  }
+}
+
+// applyExceptions copies the raw bits of the exceptions (read from excStart) over their slots.
+function applyExceptions(c: StreamCursor, excStart: number, count: number, out: Float64Array, off: number, n: number): void {
+  const end = c.pos;
+  const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+  c.pos = excStart;
+  let pos = 0;
+  for (let i = 0; i < count; i++) {
+    pos += c.uvarint();
+    u[2 * pos] = c.u32();
+    u[2 * pos + 1] = c.u32();
+  }
+  c.pos = end;
+}
+
+function decodeXor(c: StreamCursor, n: number, out: Float64Array, off: number): void {
+  if (c.pos + n * 8 > c.end) c.fail(`needs ${n * 8} bytes, ${c.end - c.pos} left`);
+  const src = c.bytes;
+  const s = c.pos;
+  const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+  let plo = 0;
+  let phi = 0;
+  for (let i = 0; i < n; i++) {
+    const xl = src[s + i]! | (src[s + n + i]! << 8) | (src[s + 2 * n + i]! << 16) | (src[s + 3 * n + i]! << 24);
+    const xh = src[s + 4 * n + i]! | (src[s + 5 * n + i]! << 8) | (src[s + 6 * n + i]! << 16) | (src[s + 7 * n + i]! << 24);
+    plo = (plo ^ xl) >>> 0;
+    phi = (phi ^ xh) >>> 0;
+    u[2 * i] = plo;
+    u[2 * i + 1] = phi;
+  }
+  c.pos = s + n * 8;
+}

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_TENANT } from '../storageapi/api.ts';
+import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
+const up = { __name__: 'up' };
+const upQ = (min: number, max: number) => query([[m('__name__', '=', 'up')]], min, max);
+const series = (pairs: [number, number][]) => ({ '{__name__=up}': pairs });
+
+describe('searchSeries read path', () => {
+  it('cuts samples to the inclusive range, also at fractional bounds and across blocks', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    // 20,000 samples: more than one block (8,192 rows) after the flush.
+    const rows = Array.from({ length: 20_000 }, (_, i) => row(up, T0 - 20_000_000 + i * 1000, i));
+    await s.addRows(DEFAULT_TENANT, rows);
+    await s.forceFlush();
+    const f = async (min: number, max: number, want: [number, number][]) => expect(await collect(s.searchSeries(upQ(min, max), never()))).toEqual(want.length ? series(want) : {});
+    const t = (i: number) => T0 - 20_000_000 + i * 1000;
+    await f(t(5) - 0.5, t(7) + 0.5, [[t(5), 5], [t(6), 6], [t(7), 7]]);
+    await f(t(5) + 0.5, t(7) - 0.5, [[t(6), 6]]);
+    await f(t(8191), t(8192), [[t(8191), 8191], [t(8192), 8192]]);
+    await f(t(19_999), T0 + 1e9, [[t(19_999), 19_999]]);
+    await f(t(5) + 0.1, t(5) + 0.9, []);
+    await f(T0 + 1, T0 + 2, []);
+    await s.close();
+  });
+
+  it('merges a part with buffered rows: sorted, one value per timestamp', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    await s.addRows(DEFAULT_TENANT, [row(up, T0 - 3000, 3), row(up, T0 - 1000, 1)]);
+    await s.forceFlush();
+    await s.addRows(DEFAULT_TENANT, [row(up, T0 - 2000, 2), row(up, T0 - 1000, 7), row(up, T0 - 4000, 4)]);
+    expect(await collect(s.searchSeries(upQ(T0 - 10_000, T0), never()))).toEqual(series([[T0 - 4000, 4], [T0 - 3000, 3], [T0 - 2000, 2], [T0 - 1000, 7]]));
+    await s.close();
+  });
+
+  it('deduplicates on read a part written without deduplication', async () => {
+    const dir = dirs.make();
+    const clock = new FakeClock();
+    const base = Math.floor(T0 / 10_000) * 10_000 - 60_000;
+    let s = await openTest(dir, clock);
+    await s.addRows(DEFAULT_TENANT, [row(up, base + 1000, 1), row(up, base + 5000, 2), row(up, base + 12_000, 4)]);
+    await s.forceFlush();
+    await s.close();
+    s = await openTest(dir, clock, { minScrapeIntervalMs: 10_000 });
+    expect(await collect(s.searchSeries(upQ(base, T0), never()))).toEqual(series([[base + 5000, 2], [base + 12_000, 4]]));
+    await s.close();
+  });
+});

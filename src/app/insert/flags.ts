@@ -17,18 +17,20 @@ const opentsdbHTTPListenAddr = stringFlag('opentsdbHTTPListenAddr', '', 'TCP add
 
 /**
  * insertOptionsFromFlags maps the ingestion flags to InsertOptions. seriesKeyBytes (a memory budget
- * share) bounds the dictionaries of Prometheus series keys (the event loop's and each parse
- * worker's); 0 leaves them out, and with them the parse workers (every line then builds its
- * labels). Close the returned parsePool at shutdown.
+ * share) bounds the series-key dictionaries (Prometheus text and remote write on the event loop,
+ * and each parse worker's); 0 leaves them out, and with them the parse workers (every line or
+ * series then builds its labels). Close the returned parsePool at shutdown.
  */
 export function insertOptionsFromFlags(inserter: Inserter, logger: Logger, seriesKeyBytes = 0): InsertOptions {
   if (parseWorkers.value < 0) throw new Error(`-insert.parseWorkers must be 0 or more; got ${parseWorkers.value}`);
   const workers = seriesKeyBytes > 0 ? parseWorkers.value : 0;
+  // One share each: Prometheus text, remote write, and every parse worker.
+  const share = seriesKeyBytes / (workers + 2);
   return {
     inserter,
     logger,
-    ...(seriesKeyBytes > 0 ? { prometheusKeys: new common.SeriesKeyDictionary(seriesKeyBytes / (workers + 1)) } : {}),
-    ...(workers > 0 ? { parsePool: new ParsePool({ workers, keyBytesPerWorker: seriesKeyBytes / (workers + 1), logger }) } : {}),
+    ...(seriesKeyBytes > 0 ? { prometheusKeys: new common.SeriesKeyDictionary(share), remoteWriteKeys: new common.SeriesKeyDictionary(share) } : {}),
+    ...(workers > 0 ? { parsePool: new ParsePool({ workers, keyBytesPerWorker: share, logger }) } : {}),
     maxRequestBytes: maxInsertRequestSize.value,
     now: Date.now,
     influx: {

@@ -16,9 +16,12 @@ export const prometheusText: FormatHandler = async (i, o) => {
   return prometheus.streamPrometheus(i.body, { ...base, onBatch: i.onBatch });
 };
 
-/** remoteWrite: /api/v1/write — snappy-compressed protobuf WriteRequest. */
+/** remoteWrite: /api/v1/write — snappy-compressed protobuf WriteRequest (keyed like prometheusText when it can). */
 export const remoteWrite: FormatHandler = async (i, o) => {
-  const sum = await remotewrite.importRemoteWrite(i.body, { contentEncoding: i.contentEncoding, maxBodyBytes: o.maxRequestBytes, maxDecodedBytes: o.maxRequestBytes, onBatch: i.onBatch });
+  const base = { contentEncoding: i.contentEncoding, maxBodyBytes: o.maxRequestBytes, maxDecodedBytes: o.maxRequestBytes };
+  const sum = i.onKeyedBatch !== undefined && o.remoteWriteKeys !== undefined
+    ? await remotewrite.importRemoteWriteKeyed(i.body, { ...base, keys: o.remoteWriteKeys, onBatch: i.onKeyedBatch })
+    : await remotewrite.importRemoteWrite(i.body, { ...base, onBatch: i.onBatch });
   return { errors: sum.errors, fatal: sum.error };
 };
 

@@ -33,6 +33,8 @@ export interface InsertOptions {
    * with it, and an inserter that takes keyed batches, those bodies skip a Row object per line.
    */
   readonly prometheusKeys?: common.SeriesKeyDictionary;
+  /** remoteWriteKeys is prometheusKeys for remote-write bodies (label sets keyed by their bytes). */
+  readonly remoteWriteKeys?: common.SeriesKeyDictionary;
   /**
    * parsePool parses Prometheus text bodies on worker threads (with an inserter that takes keyed
    * batches); absent, or once its workers cannot start, they are parsed on the event loop.

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { common } from '../../lib/protoparser/index.ts';
+import { common, remotewrite } from '../../lib/protoparser/index.ts';
 import { DEFAULT_TENANT, type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { type KeyedInserter } from './ingest.ts';
 import { testInsertOptions } from './insert.test-helpers.ts';
@@ -40,7 +40,7 @@ afterEach(async () => {
 
 async function setup(inserter: Inserter, keys?: common.SeriesKeyDictionary) {
   const app = Fastify();
-  const o = { ...testInsertOptions(inserter), ...(keys ? { prometheusKeys: keys } : {}) };
+  const o = { ...testInsertOptions(inserter), ...(keys ? { prometheusKeys: keys, remoteWriteKeys: new common.SeriesKeyDictionary(keys.maxBytes) } : {}) };
   await app.register(async (scope) => registerInsertRoutes(scope, o, DEFAULT_TENANT));
   apps.push(app);
   return async (url: string, payload: string | Buffer, headers: Record<string, string> = {}) => {
@@ -76,6 +76,17 @@ describe('Prometheus text through the keyed path', () => {
     await f('/api/v1/import/prometheus?extra_label=job=forced', 'up{job="a"} 5 1700000002000');
     // compressed bodies
     await f('/api/v1/import/prometheus', gzipSync('up{job="b"} 6 1700000003000\nz 1'), { 'content-encoding': 'gzip' });
+    // remote write: new and known series, a series with duplicate labels, a limit, a bad timestamp
+    const rw = (series: { labels: Record<string, string>; ts: number[] }[]) => remotewrite.encodeWriteRequestSnappy(series.map((x) => ({
+      labels: Object.entries(x.labels).map(([name, value]) => ({ name, value })), timestamps: x.ts, values: Float64Array.from(x.ts, (t) => t / 1000),
+    })));
+    const rwHeaders = { 'content-encoding': 'snappy', 'content-type': 'application/x-protobuf' };
+    const two = [{ labels: { __name__: 'rw', job: 'a' }, ts: [1_700_000_000_000, 1_700_000_001_000] }, { labels: { __name__: 'rw', job: 'b' }, ts: [1_700_000_000_000] }];
+    await f('/api/v1/write', rw(two), rwHeaders);
+    await f('/api/v1/write', rw(two), rwHeaders);
+    await f('/api/v1/write', rw([...two, { labels: { __name__: 'rw', l: 'too_many' }, ts: [1_700_000_000_000] }]), rwHeaders);
+    await f('/api/v1/write', rw([{ labels: { __name__: 'rw', job: 'a' }, ts: [-5, 1_700_000_002_000] }]), rwHeaders);
+    await f('/api/v1/write?extra_label=job=x', rw(two), rwHeaders);
     expect(keyed.keyedBatches).toBeGreaterThan(0);
   });
 });

@@ -1,3 +1,4 @@
 export { parse, seriesRowsOf, newStats, type RemoteWriteResult, type RemoteWriteStats } from './parse.ts';
 export { encodeWriteRequest, encodeWriteRequestSnappy, type WriteSeries } from './encode.ts';
-export { readRemoteWriteBody, importRemoteWrite, type RemoteWriteBodyOptions, type RemoteWriteImportOptions, type RemoteWriteImportSummary } from './stream.ts';
+export { readRemoteWriteBody, importRemoteWrite, importRemoteWriteKeyed, type RemoteWriteBodyOptions, type RemoteWriteImportOptions, type RemoteWriteImportSummary, type RemoteWriteKeyedOptions } from './stream.ts';
+export { KeyedRemoteWriteParser, type KeyedRemoteWriteOptions } from './parse-keyed.ts';

@@ -1,8 +1,11 @@
 import zlib from 'node:zlib';
 import { BodyTooLargeError, ErrorSummary, ParseError, UnsupportedEncodingError } from '../common/parse-error.ts';
 import { decodeSnappyBlock, DEFAULT_BATCH_SIZE, readBody, RowBatcher, type ByteSource } from '../common/stream.ts';
+import { KeyedColumns } from '../common/keyed-columns.ts';
 import type { Row } from '../common/row.ts';
+import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import { newStats, seriesRowsOf, type RemoteWriteStats } from './parse.ts';
+import { KeyedRemoteWriteParser } from './parse-keyed.ts';
 
 /** RemoteWriteBodyOptions bound what a remote-write request may cost. */
 export interface RemoteWriteBodyOptions {
@@ -77,4 +80,50 @@ export async function importRemoteWrite(source: ByteSource, opts: RemoteWriteImp
   }
   await batcher.flush();
   return { rows: batcher.total, stats, errors, error };
+}
+
+/** RemoteWriteKeyedOptions configure importRemoteWriteKeyed. */
+export interface RemoteWriteKeyedOptions extends RemoteWriteBodyOptions {
+  /** keys numbers label sets by their bytes; shared by the requests of one endpoint. */
+  readonly keys: SeriesKeyDictionary;
+  /** About how many rows onBatch receives at a time (a batch ends between series); default DEFAULT_BATCH_SIZE. */
+  readonly batchSize?: number;
+  /** Receives rows in request order; awaited. The batch and its arrays are reused once it returns. */
+  readonly onBatch: (batch: KeyedColumns) => void | Promise<void>;
+}
+
+/**
+ * importRemoteWriteKeyed is importRemoteWrite delivering KeyedColumns batches numbered by
+ * opts.keys (see KeyedRemoteWriteParser): the same rows, errors and stats, without a row object
+ * per sample or a labels array per series already seen.
+ */
+export async function importRemoteWriteKeyed(source: ByteSource, opts: RemoteWriteKeyedOptions): Promise<RemoteWriteImportSummary> {
+  const body = await readRemoteWriteBody(source, opts);
+  const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+  const keys = opts.keys;
+  const out = new KeyedColumns(Math.min(batchSize + 1024, 16_384), keys.table);
+  const parser = new KeyedRemoteWriteParser(body, { keys, out });
+  let rows = 0;
+  const deliver = async (): Promise<void> => {
+    if (out.length > 0) {
+      await opts.onBatch(out);
+      rows += out.length;
+    }
+    keys.trim();
+    out.clear(keys.table);
+  };
+  let error: ParseError | undefined;
+  try {
+    for (;;) {
+      // Another request may have trimmed the dictionary while this one waited on storage.
+      if (out.table !== keys.table) await deliver();
+      if (parser.parse(batchSize)) break;
+      await deliver();
+    }
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    error = e;
+  }
+  await deliver();
+  return { rows, stats: parser.stats, errors: parser.errors, error };
 }

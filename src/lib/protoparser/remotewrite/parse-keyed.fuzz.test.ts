@@ -1,0 +1,115 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { KeyedColumns } from '../common/keyed-columns.ts';
+import { ErrorSummary, ParseError } from '../common/parse-error.ts';
+import type { Label, Row } from '../common/row.ts';
+import { SeriesKeyDictionary } from '../common/series-keys.ts';
+import { encodeWriteRequest } from './encode.ts';
+import { ProtoWriter, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
+import { newStats, seriesRowsOf } from './parse.ts';
+import { KeyedRemoteWriteParser } from './parse-keyed.ts';
+
+const show = (r: Row) => `${JSON.stringify(r.labels)} ${r.timestamp} ${Object.is(r.value, -0) ? '-0' : String(r.value)}`;
+
+// plain runs seriesRowsOf; keyed runs the keyed parser with a dictionary shared by all bodies and
+// small batches. Rows before a structural error, the error's presence, stats and the skipped
+// series must agree, whatever the dictionary knew beforehand.
+function plain(body: Uint8Array) {
+  const stats = newStats();
+  const errors = new ErrorSummary();
+  const rows: Row[] = [];
+  let failed = false;
+  try {
+    for (const rs of seriesRowsOf(body, stats, errors)) rows.push(...rs);
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    failed = true;
+  }
+  return { rows: rows.map(show), raw: rows.map((r) => r.rawKey), stats, errors: errors.describe('series'), failed };
+}
+function keyed(body: Uint8Array, keys: SeriesKeyDictionary, limit: number) {
+  const out = new KeyedColumns(4, keys.table);
+  const p = new KeyedRemoteWriteParser(body, { keys, out });
+  const rows: Row[] = [];
+  let failed = false;
+  try {
+    for (;;) {
+      const done = p.parse(limit);
+      rows.push(...out.toRows());
+      out.clear(keys.table);
+      if (done) break;
+    }
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    rows.push(...out.toRows());
+    failed = true;
+  }
+  return { rows: rows.map(show), raw: rows.map((r) => r.rawKey), stats: p.stats, errors: p.errors.describe('series'), failed };
+}
+function agree(bodies: Uint8Array[], limit: number): void {
+  const keys = new SeriesKeyDictionary(1 << 20);
+  for (const body of bodies) {
+    const want = plain(body);
+    const got = keyed(body, keys, limit);
+    expect(got.rows).toEqual(want.rows);
+    // The keyed parser names labels scattered between other fields too; otherwise the same key.
+    got.raw.forEach((k, i) => {
+      if (want.raw[i] !== undefined) expect(k).toBe(want.raw[i]);
+    });
+    expect([got.failed, got.stats, got.errors]).toEqual([want.failed, want.stats, want.errors]);
+  }
+}
+
+const labelsArb = fc
+  .dictionary(fc.constantFrom('__name__', 'job', 'a', 'b', ''), fc.constantFrom('x', 'y', 'ü', ''), { minKeys: 0, maxKeys: 3 })
+  .map((d) => Object.entries(d).map(([name, value]) => ({ name, value })) as Label[]);
+const seriesArb = fc.record({
+  labels: labelsArb,
+  samples: fc.array(fc.tuple(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.double()), { maxLength: 4 }),
+});
+const encode = (series: { labels: Label[]; samples: [number, number][] }[]): Buffer =>
+  encodeWriteRequest(series.map((s) => ({ labels: s.labels, timestamps: s.samples.map((x) => x[0]), values: Float64Array.from(s.samples.map((x) => x[1])) })));
+
+describe('remote write KeyedRemoteWriteParser fuzz', () => {
+  it('agrees with seriesRowsOf on valid requests sent again and again', () => {
+    const bodies = fc.array(fc.array(seriesArb, { maxLength: 5 }).map(encode), { minLength: 1, maxLength: 3 }).map((b) => [...b, ...b]);
+    fc.assert(fc.property(bodies, fc.integer({ min: 1, max: 6 }), (b, limit) => agree(b, limit)), { numRuns: 500 });
+  });
+
+  it('agrees with seriesRowsOf on damaged requests', () => {
+    const damaged = fc.tuple(fc.array(seriesArb, { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat());
+    fc.assert(
+      fc.property(damaged, ([series, edits, cut]) => {
+        const good = encode(series);
+        const body = Buffer.from(good);
+        for (const [at, b] of edits) body[at % body.length] = b;
+        agree([good, body, body.subarray(0, cut % (body.length + 1)), good], 3);
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it('agrees with seriesRowsOf on arbitrary bytes', () => {
+    fc.assert(fc.property(fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 3 }), (bodies) => agree(bodies, 2)), { numRuns: 800 });
+  });
+});
+
+describe('remote write KeyedRemoteWriteParser', () => {
+  it('reads series whose labels are split by samples, as one set with the same key as a contiguous one', () => {
+    const w = (build: (p: ProtoWriter) => void) => {
+      const p = new ProtoWriter();
+      build(p);
+      return Buffer.from(p.finish());
+    };
+    const label = (name: string, value: string) => w((p) => { p.tag(1, WIRE_LEN); p.bytes(Buffer.from(name)); p.tag(2, WIRE_LEN); p.bytes(Buffer.from(value)); });
+    const sample = (v: number, t: number) => w((p) => { p.tag(1, WIRE_FIXED64); p.double(v); p.tag(2, WIRE_VARINT); p.int64(t); });
+    const series = (...fields: [number, Buffer][]) => w((p) => { for (const [f, b] of fields) { p.tag(f, WIRE_LEN); p.bytes(b); } });
+    const request = (...ts: Buffer[]) => w((p) => { for (const t of ts) { p.tag(1, WIRE_LEN); p.bytes(t); } });
+    const split = request(series([1, label('__name__', 'm')], [2, sample(1, 5)], [1, label('a', 'x')], [2, sample(2, 6)]));
+    const joined = request(series([1, label('__name__', 'm')], [1, label('a', 'x')], [2, sample(3, 7)]));
+    const keys = new SeriesKeyDictionary(1 << 20);
+    expect(keyed(split, keys, 10).rows).toEqual(plain(split).rows);
+    expect(keyed(joined, keys, 10).rows).toEqual(plain(joined).rows);
+    expect(keys.size).toBe(1);
+  });
+});

@@ -10,7 +10,8 @@
 //                      [--kit /work/shared/bench] [--work /tmp/tsdb-bench] [--start MS] [--out report.md]
 //
 // The Prometheus-text run also times the query set and a full export (as the kit does); the other
-// formats only load, flush and merge. -http.connTimeout=0 is passed to tsdb: see bench/RESULTS.md.
+// formats only load, flush and merge. tsdb gets -http.connTimeout=0 (see bench/RESULTS.md) and
+// -search.disableCache.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,9 @@ mkdirSync(a.work, { recursive: true });
 const FLOORS = { ingest: 0.5, bytesPerSample: 1.5, rss: 2 };
 const peer = !a['no-peer'] && spawnSync('sh', ['-c', 'command -v victoria-metrics'], { encoding: 'utf8' }).status === 0;
 if (!a['no-peer'] && !peer) console.error('victoria-metrics is not installed: measuring Strata alone (apt-get install victoria-metrics for the peer)');
-const tsdb = [process.execPath, a['node-flags'], join(repo, 'src/cmd/tsdb.ts'), '-storageDataPath={data} -httpListenAddr={addr} -http.connTimeout=0', a['tsdb-flags']]
+// -search.disableCache as the kit's `vm` preset runs VictoriaMetrics: repeated queries are computed,
+// not answered from a result cache.
+const tsdb = [process.execPath, a['node-flags'], join(repo, 'src/cmd/tsdb.ts'), '-storageDataPath={data} -httpListenAddr={addr} -http.connTimeout=0 -search.disableCache', a['tsdb-flags']]
   .filter((s) => s !== '').join(' ');
 // The workload's time range is pinned for the whole benchmark, so every format loads the same samples.
 const kitGen = (await import(join(a.kit, 'gen.mjs'))) as { defaultStart(points: number, interval: number): number };

@@ -1,13 +1,13 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeTimestamps } from './encoding/timestamps.ts';
-import { decodeValues } from './encoding/values-decode.ts';
+import { decodeTimestamps, decodeTimestampsTail } from './encoding/timestamps-decode.ts';
+import { decodeValues, decodeValuesTail } from './encoding/values-decode.ts';
 import { decompress, decompressTransient } from './encoding/zstd.ts';
 import { CorruptDataError, errorMessage } from './errors.ts';
 import type { LruCache } from './lru-cache.ts';
 import type { SeriesScratch } from './series-scratch.ts';
 import {
-  BLOCK_HEADER_BYTES, type BlockHeaders, type MetaindexRow, type PartMeta, decodeBlockHeaders, decodeMetaindex,
+  BLOCK_HEADER_BYTES, DATA_FORMAT_VERSION, type BlockHeaders, type MetaindexRow, type PartMeta, decodeBlockHeaders, decodeMetaindex,
 } from './part-format.ts';
 
 let nextUid = 1;
@@ -37,7 +37,7 @@ export class DataPart {
     const opened: number[] = [];
     try {
       this.meta = JSON.parse(readFileSync(join(this.path, 'metadata.json'), 'utf8')) as PartMeta;
-      if (this.meta.formatVersion !== 1) throw new CorruptDataError(`unsupported format version ${String(this.meta.formatVersion)}`);
+      if (this.meta.formatVersion !== 1 && this.meta.formatVersion !== DATA_FORMAT_VERSION) throw new CorruptDataError(`unsupported format version ${String(this.meta.formatVersion)}`);
       const what = `metaindex of part "${this.path}"`;
       this.metaindex = decodeMetaindex(decompress(readFileSync(join(this.path, 'metaindex.bin')), 1 << 30, what), what);
       for (const f of ['timestamps.bin', 'values.bin', 'index.bin']) opened.push(openSync(join(this.path, f), 'r'));
@@ -81,7 +81,7 @@ export class DataPart {
    * not end at the header's maxTs.
    */
   readBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number): void {
-    this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => this.#read(which === 'ts' ? this.#tsFd : this.#valFd, offset, size, what));
+    void this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => this.#read(which === 'ts' ? this.#tsFd : this.#valFd, offset, size, what));
   }
 
   /**
@@ -103,16 +103,23 @@ export class DataPart {
   #aheadReader(minWindow: number, maxWindow: number): BlockReader {
     const ts = new ReadAhead(this.#tsFd, minWindow, maxWindow);
     const vals = new ReadAhead(this.#valFd, minWindow, maxWindow);
-    return (h, j, outTs, outVals, off) =>
-      this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what));
+    return (h, j, outTs, outVals, off, minTs) =>
+      this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what), minTs);
   }
 
-  #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array): void {
+  #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: ByteSource, minTs = -Infinity): number {
     const n = h.rows[j]!;
     const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
-    decodeTimestamps(h.tsEnc[j]!, read('ts', h.tsOffsets[j]!, h.tsSizes[j]!, what), n, h.minTs[j]!, outTs, off, what);
+    const tsBytes = read('ts', h.tsOffsets[j]!, h.tsSizes[j]!, what);
+    if (minTs > h.minTs[j]!) {
+      const lo = decodeTimestampsTail(h.tsEnc[j]!, tsBytes, n, h.minTs[j]!, h.maxTs[j]!, minTs, outTs, off, what);
+      decodeValuesTail(h.valEnc[j]!, read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), n, lo, outVals, off, what);
+      return lo;
+    }
+    decodeTimestamps(h.tsEnc[j]!, tsBytes, n, h.minTs[j]!, outTs, off, what);
     if (outTs[off + n - 1] !== h.maxTs[j]) throw new CorruptDataError(`cannot decode ${what}: timestamps do not end at the header's maxTs`);
     decodeValues(h.valEnc[j]!, read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), n, outVals, off, what);
+    return 0;
   }
 
   acquire(): void {
@@ -129,8 +136,15 @@ export class DataPart {
   }
 }
 
-/** BlockReader decodes block j of header group h into outTs/outVals at off. */
-export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number) => void;
+/**
+ * BlockReader decodes block j of header group h into outTs/outVals at off (room for all its rows
+ * is the caller's job). Given minTs, it may decode only the samples at or after minTs, at their
+ * places off+lo.. of the outputs (decoding backwards from the block's end): it returns lo, 0 when
+ * it decoded the whole block.
+ */
+export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, minTs?: number) => number;
+
+type ByteSource = (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array;
 
 const READ_AHEAD_BYTES = 256 * 1024;
 const SEARCH_READ_AHEAD_MIN = 16 * 1024;
@@ -246,8 +260,14 @@ export class SeriesBlockCursor {
       lastTs = h.maxTs[j]!;
       const n = h.rows[j]!;
       s.ensure(n);
-      read(h, j, s.ts, s.vals, s.n);
-      s.n += n;
+      // A range that starts inside the block and reaches its end (instant queries, recent
+      // windows) needs only the block's newest samples: decode those, then close the gap.
+      const lo = this.#maxTs >= lastTs ? read(h, j, s.ts, s.vals, s.n, this.#minTs) : read(h, j, s.ts, s.vals, s.n);
+      if (lo > 0) {
+        s.ts.copyWithin(s.n, s.n + lo, s.n + n);
+        s.vals.copyWithin(s.n, s.n + lo, s.n + n);
+      }
+      s.n += n - lo;
       blocks++;
     });
     return blocks;

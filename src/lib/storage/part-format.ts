@@ -14,9 +14,15 @@ export const BLOCK_HEADER_BYTES = 56;
 /** METAINDEX_ROW_BYTES is the fixed size of an encoded metaindex row. */
 export const METAINDEX_ROW_BYTES = 48;
 
+/**
+ * DATA_FORMAT_VERSION is written into new data parts: 2 since the timestamp and value streams
+ * may use the tail encodings (FORMAT.md); parts of version 1 are read as well.
+ */
+export const DATA_FORMAT_VERSION = 2 as const;
+
 /** PartMeta is metadata.json of a data part. */
 export interface PartMeta {
-  readonly formatVersion: 1;
+  readonly formatVersion: 1 | 2;
   readonly rowsCount: number;
   readonly blocksCount: number;
   readonly minTimestamp: number;

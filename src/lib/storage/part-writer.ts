@@ -6,7 +6,7 @@ import { ValueEncoder } from './encoding/values.ts';
 import { compress, maybeCompress } from './encoding/zstd.ts';
 import { BufferedFile, writeFileSynced } from './fs-util.ts';
 import {
-  BLOCK_HEADER_BYTES, HEADERS_PER_GROUP, MAX_BLOCK_ROWS, type PartMeta, writeBlockHeader, writeMetaindexRow,
+  BLOCK_HEADER_BYTES, DATA_FORMAT_VERSION, HEADERS_PER_GROUP, MAX_BLOCK_ROWS, type PartMeta, writeBlockHeader, writeMetaindexRow,
 } from './part-format.ts';
 
 /** PART_FILES are the files of a data part; every one is written once and never changed. */
@@ -112,7 +112,7 @@ export class PartWriter {
     this.#index.close();
     const mi = compress(this.#metaindex.bytes(), 3);
     writeFileSynced(join(this.dir, 'metaindex.bin'), mi);
-    const partial = { formatVersion: 1 as const, rowsCount: this.#rows, blocksCount: this.#blocks, minTimestamp: this.#minTs, maxTimestamp: this.#maxTs, minSeriesId: this.#minId, maxSeriesId: this.#lastId };
+    const partial = { formatVersion: DATA_FORMAT_VERSION, rowsCount: this.#rows, blocksCount: this.#blocks, minTimestamp: this.#minTs, maxTimestamp: this.#maxTs, minSeriesId: this.#minId, maxSeriesId: this.#lastId };
     const meta: PartMeta = { ...partial, sizeBytes: this.#ts.size + this.#vals.size + this.#index.size + mi.length };
     writeFileSynced(join(this.dir, 'metadata.json'), JSON.stringify(meta) + '\n');
     return meta;

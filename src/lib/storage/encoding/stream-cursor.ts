@@ -56,6 +56,31 @@ export class StreamCursor {
     return this.fail('varint longer than 8 bytes');
   }
 
+  /**
+   * uvarintBefore reads the unsigned varint that ends just before pos and moves pos to its first
+   * byte: LEB128 reads backwards too, since only the last byte of each varint has its high bit
+   * clear. Fails rather than step below limit.
+   */
+  uvarintBefore(limit: number): number {
+    const b = this.bytes;
+    const end = this.pos;
+    if (end <= limit || b[end - 1]! >= 0x80) this.fail('no varint ends here');
+    let start = end - 1;
+    while (start > limit && b[start - 1]! >= 0x80) {
+      if (end - start >= 8) this.fail('varint longer than 8 bytes');
+      start--;
+    }
+    this.pos = start;
+    const v = this.uvarint();
+    this.pos = start;
+    return v;
+  }
+
+  /** varintBefore is uvarintBefore for a zigzag-encoded signed integer. */
+  varintBefore(limit: number): number {
+    return unzigzag(this.uvarintBefore(limit));
+  }
+
   /** varint reads a zigzag-encoded signed integer. */
   varint(): number {
     return unzigzag(this.uvarint());

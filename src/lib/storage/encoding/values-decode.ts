@@ -2,7 +2,7 @@ import { CorruptDataError } from '../errors.ts';
 import { pow10 } from './decimal.ts';
 import { StreamCursor, unzigzag } from './stream-cursor.ts';
 import { ENC_ZSTD } from './timestamps.ts';
-import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_FLOAT_XOR } from './values.ts';
+import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_DECIMAL_DELTA2_TAIL, V_DECIMAL_DELTA_TAIL, V_FLOAT_XOR } from './values.ts';
 import { decompressTransient } from './zstd.ts';
 
 // Decoding runs for every block a search touches, so it allocates nothing per block and its
@@ -10,15 +10,19 @@ import { decompressTransient } from './zstd.ts';
 
 const cursor = new StreamCursor();
 
+function open(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): StreamCursor {
+  if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
+  if (enc & ENC_ZSTD) data = decompressTransient(data, n * 17 + 64, what);
+  cursor.reset(data, what);
+  return cursor;
+}
+
 /**
  * decodeValues writes n values into out[off..off+n) from a stream made by ValueEncoder.encode.
  * Throws CorruptDataError naming `what` on malformed input.
  */
 export function decodeValues(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): void {
-  if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
-  if (enc & ENC_ZSTD) data = decompressTransient(data, n * 17 + 64, what);
-  const c = cursor;
-  c.reset(data, what);
+  const c = open(enc, data, n, out, off, what);
   const kind = enc & ~ENC_ZSTD;
   if (kind === V_CONST) {
     const lo = c.u32();
@@ -28,8 +32,8 @@ export function decodeValues(enc: number, data: Uint8Array, n: number, out: Floa
       u[i] = lo;
       u[i + 1] = hi;
     }
-  } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2) {
-    decodeDecimalStream(c, kind === V_DECIMAL_DELTA2, n, out, off);
+  } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2 || kind === V_DECIMAL_DELTA_TAIL || kind === V_DECIMAL_DELTA2_TAIL) {
+    decodeDecimalStream(c, kind, n, out, off);
   } else if (kind === V_FLOAT_XOR) {
     decodeXor(c, n, out, off);
   } else {
@@ -39,12 +43,47 @@ export function decodeValues(enc: number, data: Uint8Array, n: number, out: Floa
   c.release();
 }
 
-function decodeDecimalStream(c: StreamCursor, delta2: boolean, n: number, out: Float64Array, off: number): void {
+/**
+ * decodeValuesTail writes the values of indexes lo..n−1 of a block into out[off+lo..off+n)
+ * (it may write the others too). Decimal streams with a tail are decoded backwards from their
+ * last mantissa, so the cost follows n − lo; other streams are decoded whole.
+ */
+export function decodeValuesTail(enc: number, data: Uint8Array, n: number, lo: number, out: Float64Array, off: number, what: string): void {
+  const kind = enc & ~ENC_ZSTD;
+  if (lo <= 0 || (kind !== V_DECIMAL_DELTA_TAIL && kind !== V_DECIMAL_DELTA2_TAIL)) {
+    decodeValues(enc, data, n, out, off, what);
+    return;
+  }
+  if (lo >= n) throw new CorruptDataError(`cannot decode ${what}: index ${lo} past ${n} values`);
+  const c = open(enc, data, n, out, off, what);
+  const { exp, excStart, excCount } = decimalHeader(c, n);
+  const mantStart = c.pos;
+  c.pos = c.end;
+  const delta2 = kind === V_DECIMAL_DELTA2_TAIL;
+  let d = delta2 ? c.varintBefore(mantStart) : 0;
+  let m = c.varintBefore(mantStart);
+  out[off + n - 1] = m;
+  for (let i = n - 1; i > lo; i--) {
+    // mᵢ₋₁ = mᵢ − dᵢ; with delta-of-deltas dᵢ₋₁ = dᵢ − (dᵢ − dᵢ₋₁), held in the stream for i >= 2.
+    if (!delta2) d = c.varintBefore(mantStart);
+    m -= d;
+    out[off + i - 1] = m;
+    if (delta2 && i - 1 > lo) d -= c.varintBefore(mantStart);
+  }
+  scale(out, off + lo, n - lo, exp);
+  if (excCount > 0) applyExceptions(c, excStart, excCount, out, off, n);
+  c.release();
+}
+
+const header = { exp: 0, excStart: 0, excCount: 0 };
+
+// decimalHeader reads the exponent and checks the exception list (applied after the mantissas,
+// whose slots they take), leaving the cursor at the first mantissa.
+function decimalHeader(c: StreamCursor, n: number): typeof header {
   const exp = c.varint();
   if (exp < -22 || exp > 22) c.fail(`decimal exponent ${exp} out of range`);
   const excCount = c.uvarint();
   if (excCount > n) c.fail(`${excCount} exceptions for ${n} values`);
-  // Exceptions are checked now and applied after the mantissas (their raw bits win).
   const excStart = c.pos;
   let pos = 0;
   for (let i = 0; i < excCount; i++) {
@@ -54,17 +93,32 @@ function decodeDecimalStream(c: StreamCursor, delta2: boolean, n: number, out: F
     if (c.pos + 8 > c.end) c.fail(`needs 8 more bytes, ${c.end - c.pos} left`);
     c.pos += 8;
   }
-  if (delta2) decodeDelta2(c, n, out, off);
+  header.exp = exp;
+  header.excStart = excStart;
+  header.excCount = excCount;
+  return header;
+}
+
+function decodeDecimalStream(c: StreamCursor, kind: number, n: number, out: Float64Array, off: number): void {
+  const { exp, excStart, excCount } = decimalHeader(c, n);
+  const delta2 = kind === V_DECIMAL_DELTA2 || kind === V_DECIMAL_DELTA2_TAIL;
+  let lastDelta = 0;
+  if (delta2) lastDelta = decodeDelta2(c, n, out, off);
   else decodeDelta(c, n, out, off);
+  if (kind === V_DECIMAL_DELTA_TAIL || kind === V_DECIMAL_DELTA2_TAIL) {
+    if (c.varint() !== out[off + n - 1]) c.fail('last mantissa does not match');
+    if (delta2 && c.varint() !== lastDelta) c.fail('last delta does not match');
+  }
   scale(out, off, n, exp);
   if (excCount > 0) applyExceptions(c, excStart, excCount, out, off, n);
 }
 
-// decodeDelta2 writes the mantissas of a delta-of-delta stream: m₀, d₁, then second differences.
-function decodeDelta2(c: StreamCursor, n: number, out: Float64Array, off: number): void {
+// decodeDelta2 writes the mantissas of a delta-of-delta stream (m₀, d₁, then second
+// differences) and returns the last delta.
+function decodeDelta2(c: StreamCursor, n: number, out: Float64Array, off: number): number {
   let m = c.varint();
   out[off] = m;
-  if (n === 1) return;
+  if (n === 1) return 0;
   let d = c.varint();
   m += d;
   out[off + 1] = m;
@@ -98,6 +152,7 @@ function decodeDelta2(c: StreamCursor, n: number, out: Float64Array, off: number
     out[i] = m;
   }
   c.pos = p;
+  return d;
 }
 
 // decodeDelta writes the mantissas of a delta stream: m₀, then first differences.

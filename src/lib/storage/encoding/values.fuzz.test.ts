@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ByteWriter } from './bytes.ts';
-import { MAX_TIMESTAMP_ABS, decodeTimestamps, encodeTimestamps } from './timestamps.ts';
+import { MAX_TIMESTAMP_ABS, encodeTimestamps } from './timestamps.ts';
+import { decodeTimestamps } from './timestamps-decode.ts';
 import { ValueEncoder } from './values.ts';
 import { decodeValues } from './values-decode.ts';
 import { CorruptDataError } from '../errors.ts';

@@ -11,6 +11,9 @@ import { maybeCompress } from './zstd.ts';
 //                    (counters growing at a steady rate give near-zero second differences).
 //   V_FLOAT_XOR      each value's bits XOR the previous one's, the 8 byte planes transposed so
 //                    zstd sees long runs; used when too many values are not short decimals.
+//   V_DECIMAL_DELTA_TAIL, V_DECIMAL_DELTA2_TAIL  the two decimal forms followed by the last
+//                    mantissa (and, for delta-of-delta, the last delta): a reader that wants only
+//                    the newest values decodes backwards from there. The writer uses only these.
 // Exceptions are values that are no decimal (NaN, staleness markers, ±Inf, -0, long fractions):
 // their raw bits are listed by position and their mantissa slot repeats the previous mantissa,
 // so a staleness marker at the end of a series does not spoil the block's compression.
@@ -19,6 +22,8 @@ export const V_CONST = 0;
 export const V_DECIMAL_DELTA = 1;
 export const V_DECIMAL_DELTA2 = 2;
 export const V_FLOAT_XOR = 3;
+export const V_DECIMAL_DELTA_TAIL = 4;
+export const V_DECIMAL_DELTA2_TAIL = 5;
 
 const MAX_EXCEPTION_SHARE = 0.25;
 
@@ -97,10 +102,13 @@ export class ValueEncoder {
         w.writeVarint(di - d);
         d = di;
       }
-      return V_DECIMAL_DELTA2;
+      w.writeVarint(ms[n - 1]!);
+      w.writeVarint(d);
+      return V_DECIMAL_DELTA2_TAIL;
     }
     for (let i = 1; i < n; i++) w.writeVarint(ms[i]! - ms[i - 1]!);
-    return V_DECIMAL_DELTA;
+    w.writeVarint(ms[n - 1]!);
+    return V_DECIMAL_DELTA_TAIL;
   }
 }
 

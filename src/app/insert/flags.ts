@@ -3,6 +3,7 @@ import { type Logger } from '../../lib/logger/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter } from '../../lib/storageapi/index.ts';
 import { type InsertOptions } from './ingest.ts';
+import { KeyDictionaries } from './key-dictionaries.ts';
 import { ParsePool } from './parse-pool.ts';
 
 const maxInsertRequestSize = sizeFlag('maxInsertRequestSize', '32MiB', 'Largest accepted ingestion request body, as sent and after decompression; larger ones get 413');
@@ -17,19 +18,21 @@ const opentsdbHTTPListenAddr = stringFlag('opentsdbHTTPListenAddr', '', 'TCP add
 
 /**
  * insertOptionsFromFlags maps the ingestion flags to InsertOptions. seriesKeyBytes (a memory budget
- * share) bounds the series-key dictionaries (Prometheus text and remote write on the event loop,
+ * share) bounds the series-key dictionaries (Prometheus text, remote write and influx on the event loop,
  * and each parse worker's); 0 leaves them out, and with them the parse workers (every line or
  * series then builds its labels). Close the returned parsePool at shutdown.
  */
 export function insertOptionsFromFlags(inserter: Inserter, logger: Logger, seriesKeyBytes = 0): InsertOptions {
   if (parseWorkers.value < 0) throw new Error(`-insert.parseWorkers must be 0 or more; got ${parseWorkers.value}`);
   const workers = seriesKeyBytes > 0 ? parseWorkers.value : 0;
-  // One share each: Prometheus text, remote write, and every parse worker.
-  const share = seriesKeyBytes / (workers + 2);
+  // One share each: Prometheus text, remote write, influx (split by db), and every parse worker.
+  const share = seriesKeyBytes / (workers + 3);
   return {
     inserter,
     logger,
-    ...(seriesKeyBytes > 0 ? { prometheusKeys: new common.SeriesKeyDictionary(share), remoteWriteKeys: new common.SeriesKeyDictionary(share) } : {}),
+    ...(seriesKeyBytes > 0 ? {
+      prometheusKeys: new common.SeriesKeyDictionary(share), remoteWriteKeys: new common.SeriesKeyDictionary(share), influxKeys: new KeyDictionaries(share),
+    } : {}),
     ...(workers > 0 ? { parsePool: new ParsePool({ workers, keyBytesPerWorker: share, logger }) } : {}),
     maxRequestBytes: maxInsertRequestSize.value,
     now: Date.now,

@@ -25,7 +25,7 @@ export const remoteWrite: FormatHandler = async (i, o) => {
   return { errors: sum.errors, fatal: sum.error };
 };
 
-/** influxLine: /write, /influx/write, /influx/api/v2/write — `db` (or v2 `bucket`) and `precision` args. */
+/** influxLine: /write, /influx/write, /influx/api/v2/write — `db` (or v2 `bucket`) and `precision` args; keyed when it can. */
 export const influxLine: FormatHandler = async (i, o) => {
   const precisionArg = queryValue(i.query, 'precision');
   let precision: influx.InfluxPrecision | undefined;
@@ -35,11 +35,14 @@ export const influxLine: FormatHandler = async (i, o) => {
     throw new InsertError('ERR_INSERT_BAD_ARG', `invalid "precision" arg: ${(err as Error).message}`, { cause: err });
   }
   const db = queryValue(i.query, 'db') ?? queryValue(i.query, 'bucket');
-  return influx.streamInflux(i.body, {
-    contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now, onBatch: i.onBatch,
+  const base = {
+    contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now,
     ...(precision === undefined ? {} : { precision }), ...(db === undefined ? {} : { db }),
     measurementFieldSeparator: o.influx.measurementFieldSeparator, skipSingleField: o.influx.skipSingleField, skipMeasurement: o.influx.skipMeasurement,
-  });
+  };
+  const keys = i.onKeyedBatch === undefined ? undefined : o.influxKeys?.for(db ?? '');
+  if (keys !== undefined && i.onKeyedBatch !== undefined) return influx.streamInfluxKeyed(i.body, { ...base, keys, onBatch: i.onKeyedBatch });
+  return influx.streamInflux(i.body, { ...base, onBatch: i.onBatch });
 };
 
 /** jsonLines: /api/v1/import — `{"metric":{…},"values":[…],"timestamps":[…]}` per line. */

@@ -5,6 +5,7 @@ import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError, InsertError } from './errors.ts';
 import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
+import type { KeyDictionaries } from './key-dictionaries.ts';
 import type { ParsePool } from './parse-pool.ts';
 import { hasInvalidTimestamp, InvalidRows } from './row-check.ts';
 
@@ -35,6 +36,8 @@ export interface InsertOptions {
   readonly prometheusKeys?: common.SeriesKeyDictionary;
   /** remoteWriteKeys is prometheusKeys for remote-write bodies (label sets keyed by their bytes). */
   readonly remoteWriteKeys?: common.SeriesKeyDictionary;
+  /** influxKeys is prometheusKeys for influx bodies, one dictionary per `db` argument. */
+  readonly influxKeys?: KeyDictionaries;
   /**
    * parsePool parses Prometheus text bodies on worker threads (with an inserter that takes keyed
    * batches); absent, or once its workers cannot start, they are parsed on the event loop.

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { common, remotewrite } from '../../lib/protoparser/index.ts';
 import { DEFAULT_TENANT, type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { type KeyedInserter } from './ingest.ts';
+import { KeyDictionaries } from './key-dictionaries.ts';
 import { testInsertOptions } from './insert.test-helpers.ts';
 import { registerInsertRoutes } from './routes.ts';
 
@@ -40,7 +41,7 @@ afterEach(async () => {
 
 async function setup(inserter: Inserter, keys?: common.SeriesKeyDictionary) {
   const app = Fastify();
-  const o = { ...testInsertOptions(inserter), ...(keys ? { prometheusKeys: keys, remoteWriteKeys: new common.SeriesKeyDictionary(keys.maxBytes) } : {}) };
+  const o = { ...testInsertOptions(inserter), ...(keys ? { prometheusKeys: keys, remoteWriteKeys: new common.SeriesKeyDictionary(keys.maxBytes), influxKeys: new KeyDictionaries(keys.maxBytes, 2) } : {}) };
   await app.register(async (scope) => registerInsertRoutes(scope, o, DEFAULT_TENANT));
   apps.push(app);
   return async (url: string, payload: string | Buffer, headers: Record<string, string> = {}) => {
@@ -87,6 +88,9 @@ describe('Prometheus text through the keyed path', () => {
     await f('/api/v1/write', rw([...two, { labels: { __name__: 'rw', l: 'too_many' }, ts: [1_700_000_000_000] }]), rwHeaders);
     await f('/api/v1/write', rw([{ labels: { __name__: 'rw', job: 'a' }, ts: [-5, 1_700_000_002_000] }]), rwHeaders);
     await f('/api/v1/write?extra_label=job=x', rw(two), rwHeaders);
+    // influx: per db (a third db is past the two dictionaries and takes the row path), precision, bad lines
+    for (const db of ['a', 'b', 'c', 'a']) await f(`/write?db=${db}&precision=s`, 'cpu,host=h usage=3,idle=2i 1700000000\nmem free=1u 1700000001\nbad line\n');
+    await f('/influx/api/v2/write?bucket=a&precision=ms', 'cpu,host=h usage=4 1700000002000\nnegative v=1 -5');
     expect(keyed.keyedBatches).toBeGreaterThan(0);
   });
 });

@@ -65,7 +65,8 @@ export class KeyedColumns {
     const { labels, rawKeys } = this.table;
     for (let i = 0; i < this.length; i++) {
       const k = this.keys[i]!;
-      out[i] = { labels: labels[k]!, timestamp: this.timestamps[i]!, value: this.values[i]!, rawKey: rawKeys[k]! };
+      const raw = rawKeys[k]!;
+      out[i] = raw === '' ? { labels: labels[k]!, timestamp: this.timestamps[i]!, value: this.values[i]! } : { labels: labels[k]!, timestamp: this.timestamps[i]!, value: this.values[i]!, rawKey: raw };
     }
     return out;
   }

@@ -13,7 +13,7 @@ import type { Label, Labels } from './row.ts';
 export class SeriesKeyTable {
   /** labels of each key: sorted by name, unique names, no empty values; strings owned by the table. */
   readonly labels: Labels[] = [];
-  /** rawKeys are the key texts, for rows materialised from a batch (MetricRow.rawKey). */
+  /** rawKeys are the key texts, for rows materialised from a batch (MetricRow.rawKey; "" = none). */
   readonly rawKeys: string[] = [];
 }
 
@@ -104,9 +104,11 @@ export class SeriesKeyDictionary {
 
   /**
    * add numbers a key text not yet in the table, with its canonical labels (as a parser checked
-   * them); returns the new number. Both are copied.
+   * them); returns the new number. Both are copied. rowKey is what rows materialised from the
+   * table carry as MetricRow.rawKey: the key text by default, none when "" (for keys that do not
+   * name a label set on their own, e.g. when a request argument also shapes the labels).
    */
-  add(rawKey: string, labels: Labels): number {
+  add(rawKey: string, labels: Labels, rowKey = rawKey): number {
     const key = ownString(rawKey);
     const out: Label[] = new Array(labels.length);
     let bytes = ENTRY_OVERHEAD + 2 * key.length;
@@ -120,7 +122,7 @@ export class SeriesKeyDictionary {
     const k = t.labels.length;
     if (k === this.#next.length) this.#growNext();
     t.labels.push(out);
-    t.rawKeys.push(key);
+    t.rawKeys.push(rowKey === rawKey ? key : ownString(rowKey));
     this.#map.set(key, k);
     this.#bytes += bytes;
     return k;

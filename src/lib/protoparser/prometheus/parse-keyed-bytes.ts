@@ -1,3 +1,4 @@
+import { readDecimal, readInteger, type NumberOut } from '../common/float-bytes.ts';
 import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
@@ -12,13 +13,13 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 const LBRACE = 123;
 const RBRACE = 125;
-const PLUS = 43;
-const MINUS = 45;
-const DOT = 46;
 
-// Powers of ten exact in float64, and the digit limit of Clinger's fast path (as float.ts).
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-const MAX_FAST_DIGITS = 15;
+// endsToken reports whether a number token ends at b[p]: a blank, the line's end, or the block's.
+function endsToken(b: Uint8Array, p: number): boolean {
+  if (p >= b.length) return true;
+  const c = b[p]!;
+  return c === SPACE || c === TAB || c === LF || c === CR;
+}
 
 /**
  * parseKeyedBytes is parseKeyed for a block of whole lines given as UTF-8 bytes: the same rows,
@@ -40,8 +41,9 @@ class ByteLineParser {
   readonly #out: KeyedColumns;
   readonly #now: number;
   readonly #errors = new ErrorSummary();
-  // The value parsed by #number (avoids an object per line).
+  // The value parsed by #number or #timestamp (no object per line).
   #value = 0;
+  readonly #num: NumberOut = { value: 0 };
 
   constructor(b: Buffer, o: PrometheusKeyedOptions) {
     this.#b = b;
@@ -130,73 +132,21 @@ class ByteLineParser {
     return q === b.length || c !== LBRACE ? p : -1;
   }
 
-  // number reads a plain decimal value (sign, digits, fraction, exponent) at p into #value, as
-  // parseFloatRange would; returns the index after it, or -1 for anything else.
+  // number reads a plain decimal value at p into #value, as parseFloatRange would; returns the
+  // index after it, or -1 for anything else (then the line goes the slow way).
   #number(p: number): number {
-    const b = this.#b;
-    const n = b.length;
-    let c = p < n ? b[p]! : 0;
-    let neg = false;
-    if (c === MINUS || c === PLUS) {
-      neg = c === MINUS;
-      c = ++p < n ? b[p]! : 0;
-    }
-    let m = 0;
-    let nd = 0;
-    let exp = 0;
-    let digits = 0;
-    for (; p < n && (c = b[p]!) >= 48 && c <= 57; p++, digits++) {
-      if (m !== 0 || c !== 48) nd++;
-      m = m * 10 + (c - 48);
-    }
-    if (c === DOT && p < n) {
-      for (p++; p < n && (c = b[p]!) >= 48 && c <= 57; p++, digits++) {
-        if (m !== 0 || c !== 48) nd++;
-        m = m * 10 + (c - 48);
-        exp--;
-      }
-    }
-    if (digits === 0 || nd > MAX_FAST_DIGITS) return -1;
-    if ((c | 32) === 101 && p < n) {
-      let e = 0;
-      let ed = 0;
-      let eneg = false;
-      c = ++p < n ? b[p]! : 0;
-      if (c === MINUS || c === PLUS) {
-        eneg = c === MINUS;
-        p++;
-      }
-      for (; p < n && (c = b[p]!) >= 48 && c <= 57 && ed < 4; p++, ed++) e = e * 10 + (c - 48);
-      if (ed === 0 || ed === 4) return -1;
-      exp += eneg ? -e : e;
-    }
-    if (p < n && c !== SPACE && c !== TAB && c !== LF && c !== CR) return -1;
-    let v: number;
-    if (exp === 0) v = m;
-    else if (exp > 0 && exp <= 22) v = m * POW10[exp]!;
-    else if (exp < 0 && exp >= -22) v = m / POW10[-exp]!;
-    else return -1;
-    this.#value = neg ? -v : v;
-    return p;
+    const e = readDecimal(this.#b, p, this.#num);
+    if (e < 0 || !endsToken(this.#b, e)) return -1;
+    this.#value = this.#num.value;
+    return e;
   }
 
   // timestamp reads an integer of at most 15 digits (optional sign) into #value, as parseIntRange.
   #timestamp(p: number): number {
-    const b = this.#b;
-    const n = b.length;
-    let c = b[p]!;
-    let neg = false;
-    if (c === MINUS || c === PLUS) {
-      neg = c === MINUS;
-      p++;
-    }
-    let v = 0;
-    const d0 = p;
-    for (; p < n && (c = b[p]!) >= 48 && c <= 57; p++) v = v * 10 + (c - 48);
-    if (p === d0 || p - d0 > MAX_FAST_DIGITS) return -1;
-    if (p < n && c !== SPACE && c !== TAB && c !== LF && c !== CR) return -1;
-    this.#value = neg ? -v : v;
-    return p;
+    const e = readInteger(this.#b, p, this.#num, 'both');
+    if (e < 0 || !endsToken(this.#b, e)) return -1;
+    this.#value = this.#num.value;
+    return e;
   }
 
   // slow decodes the line at start and parses it with parseKeyed; then records the bytes of its

@@ -1,0 +1,88 @@
+// Plain decimal numbers read straight from bytes, for parsers that skip decoding text: the subset
+// of parseFloatRange (float.ts) whose result needs no more than one IEEE operation. Anything else
+// (NaN, Inf, more than 15 significant digits, large exponents, stray characters) is left to the
+// text parser, which reads it exactly.
+
+// Powers of ten exact in float64, and the digit limit of Clinger's fast path (as float.ts).
+const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const MAX_FAST_DIGITS = 15;
+const PLUS = 43;
+const MINUS = 45;
+const DOT = 46;
+
+/** NumberOut receives a number read by readDecimal or readInteger. */
+export interface NumberOut {
+  value: number;
+}
+
+/**
+ * readDecimal reads `[+-]digits[.digits][(e|E)[+-]digits]` at b[p] into out.value, exactly as
+ * parseFloatRange would read that text, and returns the index after it; -1 when the text there is
+ * not such a number or is outside the fast subset (the caller then parses the text). The caller
+ * checks what follows the number.
+ */
+export function readDecimal(b: Uint8Array, p: number, out: NumberOut): number {
+  const n = b.length;
+  let c = p < n ? b[p]! : 0;
+  let neg = false;
+  if (c === MINUS || c === PLUS) {
+    neg = c === MINUS;
+    c = ++p < n ? b[p]! : 0;
+  }
+  let m = 0;
+  let nd = 0;
+  let exp = 0;
+  let digits = 0;
+  for (; p < n && (c = b[p]!) >= 48 && c <= 57; p++, digits++) {
+    if (m !== 0 || c !== 48) nd++;
+    m = m * 10 + (c - 48);
+  }
+  if (c === DOT && p < n) {
+    for (p++; p < n && (c = b[p]!) >= 48 && c <= 57; p++, digits++) {
+      if (m !== 0 || c !== 48) nd++;
+      m = m * 10 + (c - 48);
+      exp--;
+    }
+  }
+  if (digits === 0 || nd > MAX_FAST_DIGITS) return -1;
+  if ((c | 32) === 101 && p < n) {
+    let e = 0;
+    let ed = 0;
+    let eneg = false;
+    c = ++p < n ? b[p]! : 0;
+    if (c === MINUS || c === PLUS) {
+      eneg = c === MINUS;
+      p++;
+    }
+    for (; p < n && (c = b[p]!) >= 48 && c <= 57 && ed < 4; p++, ed++) e = e * 10 + (c - 48);
+    if (ed === 0 || ed === 4) return -1;
+    exp += eneg ? -e : e;
+  }
+  let v: number;
+  if (exp === 0) v = m;
+  else if (exp > 0 && exp <= 22) v = m * POW10[exp]!;
+  else if (exp < 0 && exp >= -22) v = m / POW10[-exp]!;
+  else return -1;
+  out.value = neg ? -v : v;
+  return p;
+}
+
+/**
+ * readInteger reads `[+-]digits` (which signs are allowed: `signs`) of at most 15 digits at b[p]
+ * into out.value and returns the index after it; -1 otherwise.
+ */
+export function readInteger(b: Uint8Array, p: number, out: NumberOut, signs: 'minus' | 'both' | 'none'): number {
+  const n = b.length;
+  let c = p < n ? b[p]! : 0;
+  let neg = false;
+  if ((c === MINUS && signs !== 'none') || (c === PLUS && signs === 'both')) {
+    neg = c === MINUS;
+    p++;
+  }
+  let v = 0;
+  const d0 = p;
+  for (; p < n && (c = b[p]!) >= 48 && c <= 57; p++) v = v * 10 + (c - 48);
+  if (p === d0 || p - d0 > MAX_FAST_DIGITS) return -1;
+  out.value = neg ? -v : v;
+  return p;
+}

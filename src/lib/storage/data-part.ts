@@ -147,7 +147,7 @@ export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outV
 type ByteSource = (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array;
 
 const READ_AHEAD_BYTES = 256 * 1024;
-const SEARCH_READ_AHEAD_MIN = 16 * 1024;
+const SEARCH_READ_AHEAD_MIN = 4 * 1024;
 const SEARCH_READ_AHEAD_MAX = 128 * 1024;
 
 /**

@@ -33,8 +33,9 @@ function withIndex<T>(core: StorageCore, tenant: Tenant, range: TimeRange, signa
   signal.throwIfAborted();
   const { minDay, maxDay } = dayRange(range.minTimestamp, range.maxTimestamp, core.opts.now(), core.opts.retentionMs);
   const view = core.index.view();
+  const tk = tenantKey(tenant);
   try {
-    return fn({ view, tenant: tenantKey(tenant), minDay, maxDay, isDeleted: core.isDeleted, signal });
+    return fn({ view, tenant: tk, minDay, maxDay, isDeleted: core.isDeleted, signal, labelsOf: (id) => labelsOfSeries(core, tk, id) });
   } finally {
     view.release();
   }

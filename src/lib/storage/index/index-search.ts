@@ -1,8 +1,8 @@
+import type { Labels } from '../../storageapi/api.ts';
 import { LimitExceededError } from '../../storageapi/errors.ts';
-import type { ItemCursor } from './cursor.ts';
 import { EMPTY_IDS, intersectIds, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
-import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText, readIdKey } from './keys.ts';
+import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
 import type { CompiledMatcher } from './matchers.ts';
 
 /** IndexQuery scopes an index lookup: one tenant, an inclusive range of UTC days. */
@@ -14,15 +14,21 @@ export interface IndexQuery {
   readonly maxDay: number;
   readonly isDeleted: (id: number) => boolean;
   readonly signal: AbortSignal;
+  /**
+   * labelsOf, when set, returns the labels of a series (from a cache): once literal matchers
+   * have narrowed a set to a few candidates, the other matchers are checked against their
+   * labels instead of scanning every value of a regexp's label in the index.
+   */
+  readonly labelsOf?: (id: number) => Labels | undefined;
 }
+
+// Candidate sets up to this size are filtered by their labels (see IndexQuery.labelsOf).
+const LABEL_FILTER_MAX = 1000;
 
 /** MAX_SERIES_FLAG names the flag behind SearchQuery.maxSeries. */
 export const MAX_SERIES_FLAG = 'search.maxUniqueTimeseries';
 
-// After this many items a scan checks for cancellation.
-const CHECK_EVERY = 4096;
-
-/** nextValueKey returns the smallest key after every item of one encoded value prefix. */
+/** pastValue returns the smallest key after every item of one encoded value prefix. */
 function pastValue(valuePrefix: string): string {
   // valuePrefix ends with the value's 0x00 terminator; 0x01 there sorts after all its items.
   return valuePrefix.slice(0, -1) + '\x01';
@@ -30,10 +36,10 @@ function pastValue(valuePrefix: string): string {
 
 /**
  * forEachValue walks the distinct values of one label on one day that start with valueHead,
- * calling visit(value, ids) where ids() collects that value's series IDs (in ascending order)
- * when the visitor wants them.
+ * calling visit(value, valuePrefix) where valuePrefix starts every item of that value (see
+ * IndexView.idsWithPrefix).
  */
-function forEachValue(q: IndexQuery, day: number, name: string, valueHead: string, visit: (value: string, ids: () => number[]) => void): void {
+function forEachValue(q: IndexQuery, day: number, name: string, valueHead: string, visit: (value: string, valuePrefix: string) => void): void {
   const namePrefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name);
   // The escaped text of a value starting with valueHead starts with valueHead's escaped text.
   const scanPrefix = valueHead === '' ? namePrefix : namePrefix + encodeText(valueHead).slice(0, -1);
@@ -44,51 +50,27 @@ function forEachValue(q: IndexQuery, day: number, name: string, valueHead: strin
     const item = c.current;
     const [value, end] = decodeText(item, namePrefix.length);
     const valuePrefix = item.slice(0, end);
-    let collected = false;
-    visit(value, () => {
-      collected = true;
-      return collectIds(c, valuePrefix);
-    });
-    if (!collected) c.seek(pastValue(valuePrefix));
+    visit(value, valuePrefix);
+    c.seek(pastValue(valuePrefix));
     if (++steps % 256 === 0) q.signal.throwIfAborted();
   }
 }
 
-function collectIds(c: ItemCursor, prefix: string): number[] {
-  const out: number[] = [];
-  for (; c.current !== undefined && c.current.startsWith(prefix); c.next()) out.push(readIdKey(c.current, prefix.length));
-  return out;
-}
-
-function idsOfValue(q: IndexQuery, day: number, name: string, value: string): number[] {
-  const c = q.view.cursor();
-  const prefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value);
-  c.seek(prefix);
-  return collectIds(c, prefix);
+function idsOfValue(q: IndexQuery, day: number, name: string, value: string): Float64Array {
+  return q.view.idsWithPrefix(dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value));
 }
 
 /** allSeriesOfDay returns every series with samples on day. */
 export function allSeriesOfDay(q: IndexQuery, day: number): Float64Array {
-  const c = q.view.cursor();
-  const prefix = dayPrefix(KIND_DAY_SERIES, q.tenant, day);
-  const out: number[] = [];
-  let n = 0;
-  for (c.seek(prefix); c.current !== undefined && c.current.startsWith(prefix); c.next()) {
-    out.push(readIdKey(c.current, prefix.length));
-    if (++n % CHECK_EVERY === 0) q.signal.throwIfAborted();
-  }
-  return Float64Array.from(out);
+  return q.view.idsWithPrefix(dayPrefix(KIND_DAY_SERIES, q.tenant, day));
 }
 
 /** idsWhere returns the series of day having label m.name with a value for which want(value). */
 function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean): Float64Array {
-  if (want && m.literals) {
-    const parts = m.literals.map((v) => Float64Array.from(idsOfValue(q, day, m.name, v)));
-    return unionIds(parts);
-  }
+  if (want && m.literals) return unionIds(m.literals.map((v) => idsOfValue(q, day, m.name, v)));
   const parts: Float64Array[] = [];
-  forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, ids) => {
-    if (m.matches(value) === want) parts.push(Float64Array.from(ids()));
+  forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, valuePrefix) => {
+    if (m.matches(value) === want) parts.push(q.view.idsWithPrefix(valuePrefix));
   });
   return unionIds(parts);
 }
@@ -103,8 +85,14 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
   const negative = set.filter((m) => m.matchesEmpty);
   // Equality first: it is the cheapest and usually the most selective.
   positive.sort((a, b) => (a.literals ? a.literals.length : 1e9) - (b.literals ? b.literals.length : 1e9));
+  const byLabels: CompiledMatcher[] = [];
+  const few = (ids: Float64Array | undefined): ids is Float64Array => ids !== undefined && ids.length <= LABEL_FILTER_MAX && q.labelsOf !== undefined;
   let ids: Float64Array | undefined;
   for (const m of positive) {
+    if (few(ids) && !m.literals) {
+      byLabels.push(m);
+      continue;
+    }
     const got = idsWhere(q, day, m, true);
     ids = ids === undefined ? got : intersectIds(ids, got);
     if (ids.length === 0) return EMPTY_IDS;
@@ -112,9 +100,26 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
   ids ??= allSeriesOfDay(q, day);
   for (const m of negative) {
     if (ids.length === 0) break;
-    ids = subtractIds(ids, idsWhere(q, day, m, false));
+    if (few(ids)) byLabels.push(m);
+    else ids = subtractIds(ids, idsWhere(q, day, m, false));
   }
-  return ids;
+  return byLabels.length > 0 ? filterByLabels(q, ids, byLabels) : ids;
+}
+
+// filterByLabels keeps the IDs whose labels every matcher accepts ("" for a missing label).
+function filterByLabels(q: IndexQuery, ids: Float64Array, matchers: readonly CompiledMatcher[]): Float64Array {
+  const out = new Float64Array(ids.length);
+  let n = 0;
+  for (const id of ids) {
+    const labels = q.labelsOf!(id);
+    if (labels !== undefined && matchers.every((m) => m.matches(labelValue(labels, m.name)))) out[n++] = id;
+  }
+  return out.subarray(0, n);
+}
+
+function labelValue(labels: Labels, name: string): string {
+  for (const l of labels) if (l.name === name) return l.value;
+  return '';
 }
 
 /**

@@ -47,12 +47,16 @@ function fill(t: IndexTable): void {
   }
 }
 
-function query(t: IndexTable, deleted: number[] = [], tenant = T, minDay = 10, maxDay = 10): IndexQuery {
-  return { view: t.view(), tenant, minDay, maxDay, isDeleted: (id) => deleted.includes(id), signal: new AbortController().signal };
+function query(t: IndexTable, deleted: number[] = [], tenant = T, minDay = 10, maxDay = 10, byLabels = false): IndexQuery {
+  const q: IndexQuery = { view: t.view(), tenant, minDay, maxDay, isDeleted: (id) => deleted.includes(id), signal: new AbortController().signal };
+  if (!byLabels) return q;
+  return { ...q, labelsOf: (id) => { const k = t.labelsOf(tenant, id); return k === undefined ? undefined : decodeLabelsKey(k, 0); } };
 }
 
-function search(t: IndexTable, sets: LabelMatcher[][], opts: { deleted?: number[]; tenant?: string; minDay?: number; maxDay?: number } = {}): number[] {
-  const q = query(t, opts.deleted, opts.tenant, opts.minDay, opts.maxDay);
+type SearchOpts = { deleted?: number[]; tenant?: string; minDay?: number; maxDay?: number; byLabels?: boolean };
+
+function search(t: IndexTable, sets: LabelMatcher[][], opts: SearchOpts = {}): number[] {
+  const q = query(t, opts.deleted, opts.tenant, opts.minDay, opts.maxDay, opts.byLabels);
   try {
     return Array.from(searchIds(q, sets.map((s) => s.map(compileMatcher)), 0));
   } finally {
@@ -106,8 +110,11 @@ describe('searchIds', () => {
   it('applies every matcher type with PromQL empty-value semantics', async () => {
     const t = open(newDir());
     fill(t);
-    const f = (sets: LabelMatcher[][], want: number[], opts: { deleted?: number[]; minDay?: number; maxDay?: number } = {}) =>
+    // Each case runs through index scans only, and with small candidate sets filtered by labels.
+    const f = (sets: LabelMatcher[][], want: number[], opts: SearchOpts = {}) => {
       expect(search(t, sets, opts)).toEqual(want);
+      expect(search(t, sets, { ...opts, byLabels: true })).toEqual(want);
+    };
     // equality and intersections
     f([[m('__name__', '=', 'up')]], [1, 2, 3]);
     f([[m('__name__', '=', 'up'), m('job', '=', 'node')]], [1, 2]);
@@ -132,6 +139,10 @@ describe('searchIds', () => {
     // case-insensitive flag groups anywhere (RE2)
     f([[m('__name__', '=~', '(?i)UP')]], [1, 2, 3]);
     f([[m('job', '=~', '((?i)NO).*')]], [1, 2]);
+    f([[m('__name__', '=', 'up'), m('job', '=~', 'n.*'), m('instance', '!~', 'a|x')]], [2]);
+    f([[m('__name__', '=', 'up'), m('instance', '=~', '.*')]], [1, 2, 3]);
+    f([[m('__name__', '=', 'up'), m('instance', '=~', '.+')]], [1, 2]);
+    f([[m('job', '=', 'api'), m('code', '!=', '500')]], [3]);
     // sets are OR-ed; no sets = everything
     f([[m('code', '=', '500')], [m('instance', '=', 'a')]], [1, 4]);
     f([], [1, 2, 3, 4]);

@@ -1,5 +1,7 @@
 import { ArrayCursor, MergedCursor, PartCursor, type ItemCursor } from './cursor.ts';
-import type { IndexPart } from './index-part.ts';
+import { unionIds } from './id-sets.ts';
+import { type IndexPart, lowerBound } from './index-part.ts';
+import { readIdKey } from './keys.ts';
 
 /**
  * IndexView is a consistent read-only view of the index: the parts and in-memory tables live
@@ -39,9 +41,42 @@ export class IndexView {
     }
   }
 
+  /**
+   * idsWithPrefix returns the sorted, distinct series IDs of the items that are prefix followed
+   * by an 8-byte ID key (per-day items of a label value, of a day). It reads each source's sorted
+   * blocks directly: no per-item merging of sources, no per-item prefix test.
+   */
+  idsWithPrefix(prefix: string): Float64Array {
+    // Items are binary strings (chars <= 0xff), so every item with the prefix sorts below this.
+    const upper = prefix + '\u0100';
+    const sets: Float64Array[] = [];
+    for (const p of this.#parts) {
+      const out: number[] = [];
+      for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
+        if (!appendIds(p.block(b), prefix, upper, out)) break;
+      }
+      sets.push(Float64Array.from(out));
+    }
+    for (const m of this.#mems) {
+      const out: number[] = [];
+      appendIds(m, prefix, upper, out);
+      sets.push(Float64Array.from(out));
+    }
+    return unionIds(sets);
+  }
+
   release(): void {
     if (this.#released) return;
     this.#released = true;
     for (const p of this.#parts) p.release();
   }
+}
+
+// appendIds appends the IDs of the items of sorted array items in [prefix, upper) to out and
+// returns whether the range may go on past the end of the array (in the next block).
+function appendIds(items: readonly string[], prefix: string, upper: string, out: number[]): boolean {
+  const from = lowerBound(items, prefix);
+  const to = lowerBound(items, upper, from);
+  for (let i = from; i < to; i++) out.push(readIdKey(items[i]!, prefix.length));
+  return to === items.length;
 }

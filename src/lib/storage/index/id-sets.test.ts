@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hasId, idsFromUnsorted, intersectIds, subtractIds, unionIds } from './id-sets.ts';
+
+const setArb = fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }).map((a) => Float64Array.from(a.sort((x, y) => x - y)));
+const sorted = (xs: Iterable<number>) => [...xs].sort((x, y) => x - y);
+
+describe('id sets', () => {
+  it('union, intersection and difference agree with Set arithmetic', () => {
+    fc.assert(
+      fc.property(fc.array(setArb, { maxLength: 9 }), (sets) => {
+        const all = new Set(sets.flatMap((s) => Array.from(s)));
+        expect(Array.from(unionIds(sets))).toEqual(sorted(all));
+        const [a = new Float64Array(0), b = new Float64Array(0)] = sets;
+        const bs = new Set(b);
+        expect(Array.from(intersectIds(a, b))).toEqual(Array.from(a).filter((x) => bs.has(x)));
+        expect(Array.from(subtractIds(a, b))).toEqual(Array.from(a).filter((x) => !bs.has(x)));
+        for (const x of [0, 5, 150, 300]) expect(hasId(a, x)).toBe(a.includes(x));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('unions ordered, disjoint and overlapping sets', () => {
+    const f = (sets: number[][], want: number[]) => expect(Array.from(unionIds(sets.map((s) => Float64Array.from(s))))).toEqual(want);
+    f([], []);
+    f([[], []], []);
+    f([[1, 2], [3, 4], [5]], [1, 2, 3, 4, 5]);
+    f([[5, 6], [1, 2]], [1, 2, 5, 6]);
+    f([[1, 3, 5], [2, 3, 4], [5, 9]], [1, 2, 3, 4, 5, 9]);
+    f([[2 ** 40, 2 ** 52], [7]], [7, 2 ** 40, 2 ** 52]);
+    expect(Array.from(idsFromUnsorted([3, 1, 3, 2]))).toEqual([1, 2, 3]);
+  });
+});

@@ -6,7 +6,7 @@ import { type AuthProxyFlags } from './flags.ts';
 import { AuthProxy } from './proxy.ts';
 import { ConfigReloader } from './reloader.ts';
 import { responseWindow } from './response-window.ts';
-import { authProxyRoutes } from './routes.ts';
+import { registerAuthProxyRoutes } from './routes.ts';
 
 export { ConfigError } from './config-error.ts';
 export { parseAuthConfig, type ParseOptions } from './config-parse.ts';
@@ -63,11 +63,11 @@ export async function initAuthProxy(o: InitOptions): Promise<AuthProxyComponent>
     logger, location: f.authConfig, now,
   });
   await reloader.loadInitial();
-  o.server.register(async (app) => authProxyRoutes(app, {
+  registerAuthProxyRoutes(o.server, {
     proxy,
     reload: () => void reloader.reload(),
     reloadAuthKey: () => f.reloadAuthKey,
-  }));
+  });
   reloader.startInterval(f.configCheckIntervalMs);
   return {
     name: 'authproxy',

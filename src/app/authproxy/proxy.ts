@@ -1,5 +1,4 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
-import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   type BalancingPolicy, forward, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, QueryError, type RequestBody,
   Semaphore, upstreamRequestHeaders,
@@ -78,28 +77,32 @@ export class AuthProxy {
   }
 
   /**
-   * handle serves one proxied request (the fastify catch-all route). Client, config and backend
-   * problems are answered here; only a bug before the response started reaches fastify's error handler.
+   * handle serves one proxied request (HttpServer's raw catch-all). Every request is answered here:
+   * client, config and backend problems with their status, a bug with 500 (or a cut connection
+   * once the response started). Never throws.
    */
-  handle = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  handle = (req: IncomingMessage, res: ServerResponse): void => {
+    this.#handle(req, res).catch((err: unknown) => this.#failed(req, res, err));
+  };
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const state = this.#state;
-    if (state === undefined) return this.#reject(reply, 'ERR_AUTHPROXY_NO_CONFIG');
-    const raw = req.raw;
-    const ip = req.ip;
-    if (state.ipFilter !== undefined && !state.ipFilter.allows(ip)) return this.#reject(reply, 'ERR_AUTHPROXY_IP_DENIED', ip);
-    let url = raw.url ?? '/';
+    if (state === undefined) return this.#reject(res, 'ERR_AUTHPROXY_NO_CONFIG');
+    const ip = req.socket.remoteAddress ?? '';
+    if (state.ipFilter !== undefined && !state.ipFilter.allows(ip)) return this.#reject(res, 'ERR_AUTHPROXY_IP_DENIED', ip);
+    let url = req.url ?? '/';
     const prefix = this.#o.pathPrefix;
     if (prefix !== '' && url.startsWith(prefix)) url = url.slice(prefix.length) || '/';
     const qi = url.indexOf('?');
     const query = qi < 0 ? '' : url.slice(qi + 1);
-    const header = raw.headers.authorization;
+    const header = req.headers.authorization;
     // Node keeps the first of repeated Authorization headers, a backend might read another one.
-    if (header !== undefined && countHeader(raw.rawHeaders, 'authorization') > 1) return this.#reject(reply, 'ERR_AUTHPROXY_BAD_REQUEST', 'more than one Authorization header');
+    if (header !== undefined && countHeader(req.rawHeaders, 'authorization') > 1) return this.#reject(res, 'ERR_AUTHPROXY_BAD_REQUEST', 'more than one Authorization header');
     const auth = this.#authenticate(state, header, query);
     let user: UserState;
     if (typeof auth === 'string') {
       if (auth === 'invalid') this.#invalidToken(ip, url);
-      if (state.unauthorized === undefined) return this.#reject(reply, auth === 'missing' ? 'ERR_AUTHPROXY_MISSING_AUTH' : 'ERR_AUTHPROXY_INVALID_AUTH');
+      if (state.unauthorized === undefined) return this.#reject(res, auth === 'missing' ? 'ERR_AUTHPROXY_MISSING_AUTH' : 'ERR_AUTHPROXY_INVALID_AUTH');
       user = state.unauthorized;
     } else {
       user = auth;
@@ -107,17 +110,18 @@ export class AuthProxy {
     const started = performance.now();
     user.requests.inc();
     try {
-      await this.#serveUser(user, req, reply, ip, url, qi < 0 ? url : url.slice(0, qi), query);
-    } catch (err) {
-      // A bug, not a client or backend problem: answer 500 rather than leave the client hanging.
-      this.#o.logger.error({ err }, `cannot serve ${req.method} ${JSON.stringify(url.split('?')[0])}`);
-      if (!reply.sent) throw err;
-      if (reply.raw.headersSent) reply.raw.destroy();
-      else sendPlain(reply.raw, 500, `internal error: ${(err as Error).message}`);
+      await this.#serveUser(user, req, res, ip, url, qi < 0 ? url : url.slice(0, qi), query);
     } finally {
       user.duration.observe((performance.now() - started) / 1000);
     }
-  };
+  }
+
+  // A bug, not a client or backend problem: answer 500 rather than leave the client hanging.
+  #failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    this.#o.logger.error({ err }, `cannot serve ${req.method} ${JSON.stringify((req.url ?? '').split('?')[0])}`);
+    if (res.headersSent) res.destroy();
+    else sendPlain(res, 500, `internal error: ${(err as Error).message}`);
+  }
 
   #authenticate(state: ProxyState, header: string | undefined, query: string): Auth {
     if (header !== undefined) {
@@ -139,34 +143,33 @@ export class AuthProxy {
     if (this.#o.logInvalidAuthTokens) this.#o.logger.warn(`cannot authorize request from ${ip} to ${JSON.stringify(url.split('?')[0])}: unknown credentials`);
   }
 
-  async #serveUser(user: UserState, req: FastifyRequest, reply: FastifyReply, ip: string, url: string, rawPath: string, query: string): Promise<void> {
-    if (user.cfg.ipFilter !== undefined && !user.cfg.ipFilter.allows(ip)) return this.#reject(reply, 'ERR_AUTHPROXY_IP_DENIED', ip);
+  async #serveUser(user: UserState, req: IncomingMessage, res: ServerResponse, ip: string, url: string, rawPath: string, query: string): Promise<void> {
+    if (user.cfg.ipFilter !== undefined && !user.cfg.ipFilter.allows(ip)) return this.#reject(res, 'ERR_AUTHPROXY_IP_DENIED', ip);
     let path;
     try {
       path = normalizeRequestPath(rawPath);
     } catch (err) {
-      if (err instanceof PathError) return this.#reject(reply, 'ERR_AUTHPROXY_BAD_REQUEST', err.message);
+      if (err instanceof PathError) return this.#reject(res, 'ERR_AUTHPROXY_BAD_REQUEST', err.message);
       throw err;
     }
     const route = selectRoute(user, path.path);
-    if (route === undefined) return this.#reject(reply, 'ERR_AUTHPROXY_MISSING_ROUTE', url);
+    if (route === undefined) return this.#reject(res, 'ERR_AUTHPROXY_MISSING_ROUTE', url);
     // Both slots free is the common case: take them without a promise round trip.
     let fast = false;
     if (this.#global.tryAcquire()) {
       fast = user.limiter.tryAcquire();
       if (!fast) this.#global.release();
     }
-    if (!fast && !(await this.#acquireSlots(user, req.raw, reply))) return;
+    if (!fast && !(await this.#acquireSlots(user, req, res))) return;
     try {
       let body: RequestBody;
       try {
-        body = hasBody(req.raw) ? await prepareRequestBody(req.raw, this.#o.maxRequestBodySizeToRetry) : NO_BODY;
+        body = hasBody(req) ? await prepareRequestBody(req, this.#o.maxRequestBodySizeToRetry) : NO_BODY;
       } catch (err) {
-        return this.#reject(reply, 'ERR_AUTHPROXY_BAD_REQUEST', (err as Error).message);
+        return this.#reject(res, 'ERR_AUTHPROXY_BAD_REQUEST', (err as Error).message);
       }
-      const headers = upstreamRequestHeaders(req.raw.rawHeaders, ip, route.headers);
-      reply.hijack();
-      await this.#forwardWithRetries(user, route, req.raw, reply.raw, { path, query, headers, body });
+      const headers = upstreamRequestHeaders(req.rawHeaders, ip, route.headers);
+      await this.#forwardWithRetries(user, route, req, res, { path, query, headers, body });
     } finally {
       user.limiter.release();
       this.#global.release();
@@ -174,19 +177,19 @@ export class AuthProxy {
   }
 
   // Global slot first, then the user's, each waiting within one -maxQueueDuration budget.
-  async #acquireSlots(user: UserState, raw: IncomingMessage, reply: FastifyReply): Promise<boolean> {
+  async #acquireSlots(user: UserState, raw: IncomingMessage, res: ServerResponse): Promise<boolean> {
     if (this.#global.tryAcquire()) {
       if (user.limiter.tryAcquire()) return true;
     } else if (!(await this.#wait(this.#global, this.#o.maxQueueDurationMs, raw))) {
       m.globalLimitReached.inc();
-      this.#reject(reply, 'ERR_AUTHPROXY_TOO_MANY_REQUESTS', `-maxConcurrentRequests=${this.#global.capacity}`);
+      this.#reject(res, 'ERR_AUTHPROXY_TOO_MANY_REQUESTS', `-maxConcurrentRequests=${this.#global.capacity}`);
       return false;
     }
     const deadline = performance.now() + this.#o.maxQueueDurationMs;
     if (user.limiter.tryAcquire() || (await this.#wait(user.limiter, deadline - performance.now(), raw))) return true;
     this.#global.release();
     user.limitReached.inc();
-    this.#reject(reply, 'ERR_AUTHPROXY_TOO_MANY_REQUESTS', user.unauthorized
+    this.#reject(res, 'ERR_AUTHPROXY_TOO_MANY_REQUESTS', user.unauthorized
       ? `the max_concurrent_requests of unauthorized_user (${user.limiter.capacity})`
       : `the concurrency limit of user ${JSON.stringify(user.cfg.label)} (${user.limiter.capacity})`);
     return false;
@@ -244,10 +247,10 @@ export class AuthProxy {
     sendPlain(res, 502, `cannot proxy the request: all backends failed; last error: ${lastError?.message ?? 'none'}`);
   }
 
-  #reject(reply: FastifyReply, code: ProxyErrorCode, detail?: string): void {
+  #reject(res: ServerResponse, code: ProxyErrorCode, detail?: string): void {
     const e: ProxyError = ERRORS[code];
     if (e.reason !== undefined) m.requestErrors.inc({ reason: e.reason });
-    void reply.code(e.status).headers(e.headers ?? {}).type('text/plain; charset=utf-8').send(e.message(detail ?? ''));
+    sendPlain(res, e.status, e.message(detail ?? ''), e.headers);
   }
 }
 

@@ -2,5 +2,5 @@ export { checkBasicAuth, constantTimeEqual, parseBasicAuth, type BasicCredential
 export { enableTCP6Flag, httpServerOptionsFromFlags, normalizePathPrefix, setDefaultListenAddr, shutdownDelayMs, useProxyProtocolFlag } from './flags.ts';
 export { parseListenAddr, type ListenAddress } from './listen-addr.ts';
 export { parseProxyHeader, type ProxyHeaderResult } from './proxy-protocol.ts';
-export { HttpServer, type HttpServerOptions } from './server.ts';
+export { HttpServer, type HttpServerOptions, type RawHandler } from './server.ts';
 export { cipherList, parseTlsMinVersion, type TlsOptions } from './tls.ts';

@@ -10,6 +10,8 @@ declare module 'fastify' {
     authKeyFlag?: string;
     /** public routes (/health) skip -httpAuth.*: probes and load balancers carry no credentials. */
     public?: boolean;
+    /** rawCatchAll marks the fastify twins of HttpServer.registerRawCatchAll (not reserved paths). */
+    rawCatchAll?: boolean;
   }
 }
 

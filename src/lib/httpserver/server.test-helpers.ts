@@ -8,8 +8,11 @@ import { HttpServer, type HttpServerOptions } from './server.ts';
 export const testdataPath = (name: string) => fileURLToPath(new URL(`./testdata/${name}`, import.meta.url));
 export const testCert = (name: 'a' | 'b') => readFileSync(testdataPath(`${name}.crt`));
 
-/** startTestServer starts an HttpServer on 127.0.0.1 with test defaults plus overrides and a /echo route. */
-export async function startTestServer(overrides: Partial<HttpServerOptions> = {}) {
+/**
+ * startTestServer starts an HttpServer on 127.0.0.1 with test defaults plus overrides and a /echo
+ * route; setup may register more before it listens.
+ */
+export async function startTestServer(overrides: Partial<HttpServerOptions> = {}, setup?: (server: HttpServer) => void) {
   const logs: string[] = [];
   const { logger, stop } = createLogger({
     format: 'default', level: 'INFO', jsonFields: {}, timezone: 'UTC', disableTimestamps: true,
@@ -38,6 +41,7 @@ export async function startTestServer(overrides: Partial<HttpServerOptions> = {}
       throw new Error('kaboom');
     });
   });
+  setup?.(server);
   const address = await server.listen();
   const scheme = overrides.tls === undefined ? 'http' : 'https';
   return { server, logs, address, port: server.port, base: `${scheme}://127.0.0.1:${server.port}`, stop: async () => {

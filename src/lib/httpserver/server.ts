@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type Server as HttpServerNode } from 'node:http';
+import { type IncomingMessage, type Server as HttpServerNode, type ServerResponse } from 'node:http';
 import { type AddressInfo, type Server as NetServer } from 'node:net';
 import { type Server as TlsServer } from 'node:tls';
 import { type FlagSet } from '../flags/index.ts';
@@ -11,6 +11,7 @@ import { builtinRoutes } from './builtin-routes.ts';
 import { ConnectionLifetime } from './conn-lifetime.ts';
 import { parseListenAddr } from './listen-addr.ts';
 import { createProxyProtocolListener } from './proxy-listener.ts';
+import { RawCatchAllTable } from './raw-routes.ts';
 import './route-config.ts';
 import { readTlsContext, type TlsOptions, watchTlsFiles } from './tls.ts';
 import { timerMs } from '../timer/index.ts';
@@ -43,6 +44,15 @@ export interface HttpServerOptions {
 }
 
 /**
+ * RawHandler serves one request with Node's own request and response objects, outside fastify's
+ * request lifecycle: no hooks, no -httpAuth.*, no compression, no error handler. It must answer
+ * every request itself (authentication included) and must not throw.
+ */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
  * HttpServer is a fastify app with Strata's built-in routes, auth, TLS, PROXY protocol, connection
  * lifetime and graceful shutdown. Components add their routes with `register` (under -http.pathPrefix).
  */
@@ -53,6 +63,10 @@ export class HttpServer {
   #front: NetServer | undefined;
   #stopTlsWatch: () => void = () => {};
   #healthy = true;
+  #closing = false;
+  readonly #rawTable: RawCatchAllTable;
+  #raw: RawHandler | undefined;
+  #countRaw: ((res: ServerResponse) => void) | undefined;
 
   constructor(o: HttpServerOptions) {
     this.#o = o;
@@ -65,7 +79,21 @@ export class HttpServer {
       bodyLimit: o.bodyLimit ?? 32 * 1024 * 1024,
       ...(tls === undefined ? {} : { https: tls }),
     }) as unknown as FastifyInstance;
-    this.#lifetime.attach(this.app.server as HttpServerNode, tls !== undefined);
+    this.#rawTable = new RawCatchAllTable(o.pathPrefix);
+    this.app.addHook('onRoute', (route) => {
+      if (route.config?.rawCatchAll !== true) this.#rawTable.addRoute(route.url);
+    });
+    const server = this.app.server as HttpServerNode;
+    // fastify's request listener moves behind a dispatcher that hands raw catch-all requests over
+    // first; the connection lifetime's listener runs before both, so it sees every response unsent.
+    const [fastifyListener] = server.listeners('request') as NodeRequestListener[];
+    if (fastifyListener === undefined) throw new Error('cannot find fastify\'s request listener on its HTTP server');
+    server.removeListener('request', fastifyListener);
+    this.#lifetime.attach(server, tls !== undefined);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.#raw !== undefined && !this.#closing && this.#rawTable.claims(req.url ?? '')) this.#serveRaw(this.#raw, req, res);
+      else fastifyListener.call(server, req, res);
+    });
     this.#installHooks();
     if (!o.disableResponseCompression) {
       void this.app.register(compress, { global: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'deflate'] });
@@ -81,11 +109,55 @@ export class HttpServer {
     void this.app.register(plugin, { ...(opts ?? ({} as O)), prefix: this.#o.pathPrefix });
   }
 
+  /**
+   * registerRawCatchAll serves every path under -http.pathPrefix that no other route claims, with
+   * any method, through handler: the paths fastify would send to a catch-all `/*` route. Most such
+   * requests reach handler straight from Node's 'request' event (no fastify request, reply, hooks
+   * or promises: a proxy's hot path); the few whose routing needs fastify's URL decoding (see
+   * RawCatchAllTable), and every request once close() began (fastify answers those 503), go
+   * through equivalent fastify routes, which hand the same objects to handler. Either way the
+   * request is counted in <metricsPrefix>_http_requests_total{path="<pathPrefix>/*"} and -httpAuth.* does not apply:
+   * handler authenticates. At most one per server, before listen().
+   */
+  registerRawCatchAll(handler: RawHandler): void {
+    if (this.#raw !== undefined) throw new Error('cannot register a second raw catch-all route');
+    this.#raw = handler;
+    this.register(async (app) => {
+      // Bodies are handler's to read: fastify must neither parse nor consume them.
+      app.removeAllContentTypeParsers();
+      app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+      const config = { public: true, rawCatchAll: true };
+      const viaFastify = async (req: FastifyRequest, reply: FastifyReply) => {
+        reply.hijack();
+        handler(req.raw, reply.raw);
+      };
+      app.all('/', { config }, viaFastify);
+      app.all('/*', { config }, viaFastify);
+    });
+  }
+
+  #serveRaw(handler: RawHandler, req: IncomingMessage, res: ServerResponse): void {
+    this.#countRaw?.(res);
+    handler(req, res);
+  }
+
   #installHooks(): void {
     const o = this.#o;
     const requests = counter(`${o.metricsPrefix}_http_requests_total`, 'HTTP requests served, by route', ['path']);
     const errors = counter(`${o.metricsPrefix}_http_request_errors_total`, 'HTTP requests answered with a status of 400 or above, by route and status', ['path', 'code']);
     const authFailures = counter(`${o.metricsPrefix}_http_auth_errors_total`, 'Requests rejected for missing or wrong credentials or auth keys', ['path']);
+    const rawRoute = `${o.pathPrefix}/*`;
+    const rawRequests = requests.labels(rawRoute);
+    // A component may have declared the same name with other labels first (the auth proxy's
+    // <prefix>_http_request_errors_total{reason} of the spec); counting into it would throw.
+    const errorsByRoute = hasLabels(errors, ['path', 'code']);
+    function onRawFinish(this: ServerResponse): void {
+      if (this.statusCode >= 400 && errorsByRoute) errors.inc({ path: rawRoute, code: String(this.statusCode) });
+    }
+    this.#countRaw = (res) => {
+      rawRequests.inc();
+      res.on('finish', onRawFinish);
+    };
     this.app.addHook('onRequest', async (req, reply) => {
       const path = req.routeOptions.url ?? 'unsupported';
       requests.inc({ path });
@@ -95,7 +167,7 @@ export class HttpServer {
       }
     });
     this.app.addHook('onResponse', async (req, reply) => {
-      if (reply.statusCode >= 400) errors.inc({ path: req.routeOptions.url ?? 'unsupported', code: String(reply.statusCode) });
+      if (reply.statusCode >= 400 && errorsByRoute) errors.inc({ path: req.routeOptions.url ?? 'unsupported', code: String(reply.statusCode) });
     });
     this.app.setNotFoundHandler(async (req, reply) => reply.code(404).type('text/plain').send(`unsupported path requested: ${JSON.stringify(req.url.split('?')[0])}`));
     this.app.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
@@ -164,6 +236,7 @@ export class HttpServer {
    * -http.maxGracefulShutdownDuration, then closes whatever is left.
    */
   async close(): Promise<void> {
+    this.#closing = true;
     this.#stopTlsWatch();
     this.#front?.close();
     const server = this.app.server as HttpServerNode;
@@ -179,6 +252,11 @@ export class HttpServer {
     server.closeAllConnections();
     await closing;
   }
+}
+
+function hasLabels(metric: object, names: readonly string[]): boolean {
+  const have = (metric as { labelNames?: readonly string[] }).labelNames ?? [];
+  return names.every((n) => have.includes(n));
 }
 
 function listenOn(server: NetServer, host: string, port: number): Promise<void> {

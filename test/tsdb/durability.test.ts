@@ -14,8 +14,11 @@ import { killAll, makeTempDir, removeTempDirs, sleep, startTsdb, TSDB_BINARY, ty
 afterEach(killAll);
 afterAll(removeTempDirs);
 
-// An hour ago, whole seconds: every timestamp of these tests is inside the default retention.
-const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+// Twelve hours ago, whole seconds: every timestamp of these tests is inside the default
+// retention. A writer sends 10 s of points per batch, so it would take 4,320 batches to reach
+// the present; a fast machine makes several hundred in the 2.6 s of a test (at one hour back,
+// samples in the future once made the export, which ends at now, look like lost data).
+const T0 = Math.floor((Date.now() - 12 * 3_600_000) / 1000) * 1000;
 const SERIES_PER_BATCH = 50;
 const POINTS_PER_BATCH = 10;
 
@@ -103,7 +106,7 @@ const ALL = '{__name__=~"dur_.+"}';
 
 /** expectAcked checks that t holds every acknowledged batch exactly, and nothing any writer did not send. */
 async function expectAcked(t: Tsdb, acked: ReadonlyArray<{ w: number; b: number }>): Promise<void> {
-  const exported = await exportSeries(t.base, ALL, { start: '0' });
+  const exported = await exportSeries(t.base, ALL, { start: '0', end: String(Math.ceil(Date.now() / 1000) + 86_400) });
   const stored = samplesOf(exported);
   let missing = 0;
   let wrong = 0;

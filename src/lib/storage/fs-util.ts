@@ -133,6 +133,9 @@ export class BufferedFile {
   readonly #fd: number;
   #buf: Buffer;
   #used = 0;
+  // A descriptor number is reused by the next open (of any thread): closing it twice could close
+  // somebody else's file, the WAL's among them.
+  #closed = false;
   /** size is the number of bytes appended so far (flushed or not). */
   size = 0;
 
@@ -169,20 +172,20 @@ export class BufferedFile {
 
   /** close flushes, fsyncs and closes the file. */
   close(): void {
+    if (this.#closed) throw new Error(`cannot close "${this.path}": it is closed`);
     try {
       this.flush();
       fsyncSync(this.#fd);
     } finally {
+      this.#closed = true;
       closeSync(this.#fd);
     }
   }
 
-  /** abort closes the file without caring about its content (the caller removes it). */
+  /** abort closes the file, unless closed already, without caring about its content (the caller removes it). */
   abort(): void {
-    try {
-      closeSync(this.#fd);
-    } catch {
-      // already closed
-    }
+    if (this.#closed) return;
+    this.#closed = true;
+    closeSync(this.#fd);
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from './errors.ts';
 
@@ -26,18 +26,41 @@ export function isProcessAlive(pid: number): boolean {
  * into a directory a live storage has open.
  */
 export function readLockPid(dir: string): number | undefined {
+  return readPid(join(dir, LOCK_FILE));
+}
+
+function readPid(path: string): number | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8').trim(), 10);
+    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
     return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
   }
 }
 
+function writePidFile(path: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, `${process.pid}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
 /**
- * DirLock is an exclusive lock on a data directory: a lock file created with O_EXCL holding the
- * owner's pid. A lock file whose pid is not a live process (a crash left it) is taken over; a
- * live owner, or an earlier open in this very process, makes acquire throw.
+ * DirLock is an exclusive lock on a data directory: a lock file holding the owner's pid, which
+ * appears complete or not at all (written as a temp file, then hard-linked into place, which
+ * fails when the name exists). A lock file whose pid is not a live process (a crash left it) is
+ * taken over; a live owner, or an earlier open in this very process, makes acquire throw.
  */
 export class DirLock {
   readonly path: string;
@@ -50,35 +73,53 @@ export class DirLock {
   static acquire(dir: string): DirLock {
     const path = join(dir, LOCK_FILE);
     if (heldHere.has(path)) throw new Error(`cannot lock data directory "${dir}": it is already open in this process`);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const fd = openSync(path, 'wx');
-        try {
-          writeSync(fd, `${process.pid}\n`);
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-        heldHere.add(path);
-        return new DirLock(path);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw new Error(`cannot lock data directory "${dir}": ${errorMessage(err)}`, { cause: err });
-        }
-      }
-      const owner = readLockPid(dir);
-      // Our own pid in a lock we do not hold is a leftover of an earlier life of this pid (a
-      // restarted container is pid 1 again): stale.
-      if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) {
-        throw new Error(`cannot lock data directory "${dir}": process ${owner} holds it (lock file "${path}"); stop that process first`);
-      }
-      try {
-        unlinkSync(path);
-      } catch {
-        // another process may have removed it first; retry
-      }
+    const fail = (why: string, cause?: unknown): never => {
+      throw new Error(`cannot lock data directory "${dir}": ${why}`, cause === undefined ? undefined : { cause });
+    };
+    const held = (owner: number | undefined): boolean => owner !== undefined && owner !== process.pid && isProcessAlive(owner);
+    const tmp = `${path}.${process.pid}.tmp`;
+    const aside = `${path}.${process.pid}.stale`;
+    try {
+      writePidFile(tmp);
+    } catch (err) {
+      fail(errorMessage(err), err);
     }
-    throw new Error(`cannot lock data directory "${dir}": lock file "${path}" keeps reappearing`);
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          linkSync(tmp, path);
+          heldHere.add(path);
+          return new DirLock(path);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') fail(errorMessage(err), err);
+        }
+        const owner = readLockPid(dir);
+        // Our own pid in a lock we do not hold is a leftover of an earlier life of this pid (a
+        // restarted container is pid 1 again): stale.
+        if (held(owner)) fail(`process ${owner} holds it (lock file "${path}"); stop that process first`);
+        // Move the stale file aside, then check that what moved is the stale one: another
+        // process may have taken it over between the read and the rename.
+        try {
+          renameSync(path, aside);
+        } catch {
+          continue; // gone already: retry the link
+        }
+        const moved = readPid(aside);
+        if (held(moved)) {
+          try {
+            linkSync(aside, path);
+          } catch {
+            // a third process has linked its own lock meanwhile; it holds the directory
+          }
+          unlinkQuietly(aside);
+          fail(`process ${moved} holds it (lock file "${path}"); stop that process first`);
+        }
+        unlinkQuietly(aside);
+      }
+      return fail(`lock file "${path}" keeps reappearing`);
+    } finally {
+      unlinkQuietly(tmp);
+    }
   }
 
   /** release removes the lock file. */

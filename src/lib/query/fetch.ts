@@ -19,6 +19,10 @@ export function selectorMatcherSets(sel: VectorSelector, st: QueryState): LabelM
   return base.flatMap((set) => extra.map((e) => [...set, ...e]));
 }
 
+function fetchKey(sets: LabelMatcher[][], minT: number, maxT: number): string {
+  return `${JSON.stringify(sets)}@${minT}:${maxT}`;
+}
+
 /**
  * fetchRaw returns the raw samples (staleness markers included) of every series matching sel
  * with samples in [minT, maxT] (ms, inclusive). Identical fetches within a query share one
@@ -26,7 +30,7 @@ export function selectorMatcherSets(sel: VectorSelector, st: QueryState): LabelM
  */
 export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
   const sets = selectorMatcherSets(sel, st);
-  const key = `${JSON.stringify(sets)}@${minT}:${maxT}`;
+  const key = fetchKey(sets, minT, maxT);
   let p = st.fetchCache.get(key);
   if (p === undefined) {
     p = doFetch(sets, minT, maxT, st);
@@ -35,9 +39,30 @@ export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: Qu
   return p;
 }
 
+/**
+ * streamRaw yields what fetchRaw returns one series at a time, keeping none: a rollup over
+ * millions of samples then holds one series' samples at a time instead of all of them. The data
+ * of an identical fetch already made in this query is served from that fetch instead.
+ */
+export async function* streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): AsyncGenerator<RawSeries> {
+  const sets = selectorMatcherSets(sel, st);
+  const shared = st.fetchCache.get(fetchKey(sets, minT, maxT));
+  if (shared !== undefined) {
+    yield* await shared;
+    return;
+  }
+  yield* searchRaw(sets, minT, maxT, st);
+}
+
 async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
   const out: RawSeries[] = [];
-  if (maxT < minT) return out;
+  for await (const s of searchRaw(sets, minT, maxT, st)) out.push(s);
+  return out;
+}
+
+// searchRaw runs one storage search, counting series and samples against the query's limits.
+async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): AsyncGenerator<RawSeries> {
+  if (maxT < minT) return;
   const q = {
     tenant: st.opts.tenant,
     matcherSets: sets,
@@ -54,9 +79,8 @@ async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: Q
         '-search.maxSamplesPerQuery', max,
       );
     }
-    out.push({ labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false });
+    yield { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false };
   }
-  return out;
 }
 
 /** withoutStale drops staleness markers: range vectors never contain them (Prometheus). */

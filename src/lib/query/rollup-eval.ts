@@ -32,7 +32,7 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   }
   const src = await rollupSource(call.args[rangeIdx]!, grid, st);
   if (call.func === 'absent_over_time') {
-    const v = absentOverTime(src, grid, st);
+    const v = await absentOverTime(src, grid, st);
     if (sink !== undefined && v.type === 'vector') v.series.forEach(sink);
     return sink === undefined ? v : { type: 'vector', series: [] };
   }
@@ -43,10 +43,11 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   const variants = pickVariants(fn, strParams, call.func);
   const out: Series[] = [];
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
-  for (let k = 0; k < src.series.length; k++) {
-    const r = src.series[k]!;
+  let k = 0;
+  for await (const r of src.series) {
     await st.yieldAfter(grid.n + r.timestamps.length);
     const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
+    k++;
     for (const variant of variants) {
       const s = runWindows(fn, r, src, rangeMs, grid, params, strParams, variant, st, reuse);
       if (s === null) continue;
@@ -127,9 +128,9 @@ function runWindows(
 }
 
 // absentOverTime: 1 at the steps where no series had a sample in its window.
-function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Value {
+async function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Promise<Value> {
   const covered = new Uint8Array(grid.n);
-  for (const r of src.series) {
+  for await (const r of src.series) {
     let lo = 0;
     let hi = 0;
     const ts = r.timestamps;

@@ -4,7 +4,7 @@
 import type { Expr, MatrixSelector, SubqueryExpr, VectorSelector } from '../promql/index.ts';
 import { LimitExceededError } from '../storageapi/index.ts';
 import { QueryError } from './errors.ts';
-import { fetchRaw, withoutStale } from './fetch.ts';
+import { fetchRaw, streamRaw, withoutStale } from './fetch.ts';
 import type { QueryState } from './query-state.ts';
 import { shiftedGrid } from './selector.ts';
 import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
@@ -15,7 +15,8 @@ import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
  * step uses the single window of an @ modifier.
  */
 export interface RollupSource {
-  readonly series: RawSeries[];
+  /** series: a list, or (range selectors) a stream to be read once, series by series. */
+  readonly series: readonly RawSeries[] | AsyncIterable<RawSeries>;
   readonly rangeMs: number;
   readonly windows: Grid;
   readonly fixed: boolean;
@@ -41,8 +42,12 @@ async function matrixSource(m: MatrixSelector, grid: Grid, st: QueryState): Prom
   const lb = st.opts.lookbackDeltaMs;
   const before = sel.extended === null ? 0 : lb;
   const after = sel.extended === 'smoothed' ? lb : 0;
-  const raw = windows.n === 0 ? [] : await fetchRaw(sel, windows.start - rangeMs - before - st.opts.edgeMs + 1, gridEnd(windows) + after, st);
-  return { series: raw.map(withoutStale), rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
+  const series = windows.n === 0 ? [] : withoutStaleEach(streamRaw(sel, windows.start - rangeMs - before - st.opts.edgeMs + 1, gridEnd(windows) + after, st));
+  return { series, rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
+}
+
+async function* withoutStaleEach(raw: AsyncIterable<RawSeries>): AsyncGenerator<RawSeries> {
+  for await (const r of raw) yield withoutStale(r);
 }
 
 /** checkSteps enforces -search.maxPointsPerTimeseries on an evaluation grid. */

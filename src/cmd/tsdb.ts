@@ -1,12 +1,28 @@
 // tsdb: the single-node time series database — ingestion, storage and query in one process.
-import { exposeGc, insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers, YoungGarbage } from '../app/insert/index.ts';
-import { ConcurrencyLimiter, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags } from '../app/select/index.ts';
-import { registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } from '../app/storage/index.ts';
-import { enableTCP6Flag } from '../lib/httpserver/index.ts';
-import { gauge } from '../lib/metrics/index.ts';
-import { serveUntilSignal, startRuntime } from '../lib/process/index.ts';
-import { openStorage, type Storage } from '../lib/storage/index.ts';
-import { DEFAULT_TENANT } from '../lib/storageapi/index.ts';
+// Memory: V8's default young generation (up to 32 MiB per semi-space) and glibc's per-thread
+// malloc arenas with a sliding mmap threshold keep tens of MiB of freed request buffers and typed
+// arrays resident. The process re-executes itself once (same PID, so signals and supervisors are
+// unaffected) with a 4 MiB semi-space and two malloc arenas that hand blocks of 64 KiB and more
+// back to the kernel when freed, unless STRATA_TSDB_NO_REEXEC=1 or it was started that way
+// (docs/DECISIONS.md, "Memory of the tsdb process").
+const TUNED_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
+const SEMI_SPACE = '--max-semi-space-size';
+const semiSpaceGiven = process.execArgv.some((a) => a.startsWith(SEMI_SPACE)) || (process.env.NODE_OPTIONS ?? '').includes(SEMI_SPACE);
+const envTuned = Object.keys(TUNED_ENV).every((k) => process.env[k] !== undefined);
+if ((!semiSpaceGiven || !envTuned) && typeof process.execve === 'function' && process.env.STRATA_TSDB_NO_REEXEC !== '1') {
+  const flags = semiSpaceGiven ? [] : [`${SEMI_SPACE}=4`];
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], { ...TUNED_ENV, ...process.env });
+}
+
+const { exposeGc, insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers, YoungGarbage } = await import('../app/insert/index.ts');
+const { ConcurrencyLimiter, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags } = await import('../app/select/index.ts');
+const { registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } = await import('../app/storage/index.ts');
+const { enableTCP6Flag } = await import('../lib/httpserver/index.ts');
+const { gauge } = await import('../lib/metrics/index.ts');
+const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
+const { openStorage } = await import('../lib/storage/index.ts');
+const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
+type Storage = import('../lib/storage/index.ts').Storage;
 
 const rt = startRuntime({ binary: 'tsdb', metricsPrefix: 'tsdb', defaultListenAddr: ':8428' });
 const log = rt.logger;

@@ -49,7 +49,11 @@ export class AuthProxy {
   constructor(o: AuthProxyOptions) {
     this.#o = o;
     this.#global = new Semaphore(o.maxConcurrentRequests);
-    this.#pools = new PoolRegistry({ connectionsPerOrigin: o.maxIdleConnsPerBackend, idleTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
+    // -maxIdleConnsPerBackend counts idle connections (SPEC); undici caps only all connections, so
+    // the cap is the global concurrency limit (each connection carries one request in flight) and
+    // idle ones close after 60 s. A cap of 100 made the 29th-and-later of 128 concurrent clients
+    // wait for a connection (up to ~300 ms in the benchmark).
+    this.#pools = new PoolRegistry({ connectionsPerOrigin: Math.max(o.maxIdleConnsPerBackend, o.maxConcurrentRequests), idleTimeoutMs: 60_000, connectTimeoutMs: 10_000 });
     m.limitSources.add(this.#snapshot);
   }
 

@@ -2,7 +2,7 @@ import { Pool } from 'undici';
 
 /** PoolOptions configure the upstream connection pool of each backend origin. */
 export interface PoolOptions {
-  /** connectionsPerOrigin caps connections to one origin (-maxIdleConnsPerBackend); more requests queue in the pool. */
+  /** connectionsPerOrigin caps connections to one origin; more requests queue in the pool. */
   readonly connectionsPerOrigin: number;
   /** idleTimeoutMs closes a connection idle this long. */
   readonly idleTimeoutMs: number;

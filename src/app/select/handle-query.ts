@@ -2,14 +2,14 @@ import { type Expr, parse, print } from '../../lib/promql/index.ts';
 import { instant, type QueryOptions, type QueryResult, range, type SeriesResult } from '../../lib/query/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { type ExtraFilters, parseExtraFilters } from './filters.ts';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, pointJson } from './json-writer.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJsonParts, pointJson } from './json-writer.ts';
 import { type ReadContext } from './request-context.ts';
 import { isCacheable, mergeMatrices, sliceMatrix } from './rollup-cache.ts';
 import { parseStepParam, parseTimeParam } from './time-params.ts';
 
-/** RawJson is a response body already rendered as JSON text. */
+/** RawJson is a response body already rendered as JSON (text, or its UTF-8 bytes). */
 export interface RawJson {
-  readonly json: string;
+  readonly json: string | Buffer;
 }
 
 function requireQuery(c: ReadContext): Expr {
@@ -116,8 +116,11 @@ async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, st
   return { type: 'matrix', matrix, stats };
 }
 
-/** envelope renders a query result in Prometheus' response shape, with Strata's stats. */
-export function envelope(res: QueryResult, elapsedMs: number): string {
+/**
+ * envelope renders a query result in Prometheus' response shape, with Strata's stats: a string,
+ * or bytes for a matrix (see matrixJsonParts).
+ */
+export function envelope(res: QueryResult, elapsedMs: number): string | Buffer {
   const stats = `"stats":{"seriesFetched":"${res.stats.seriesFetched}","executionTimeMsec":${Math.round(elapsedMs)}}`;
   let data: string;
   switch (res.type) {
@@ -131,8 +134,11 @@ export function envelope(res: QueryResult, elapsedMs: number): string {
       data = `{"resultType":"vector","result":[${res.vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":[${formatTimestampSeconds(s.timestamp)},"${formatSampleValue(s.value)}"]}`).join(',')}]}`;
       break;
     case 'matrix':
-      data = `{"resultType":"matrix","result":${matrixJson(res.matrix)}}`;
-      break;
+      return Buffer.concat([
+        Buffer.from('{"status":"success","data":{"resultType":"matrix","result":'),
+        ...matrixJsonParts(res.matrix),
+        Buffer.from(`},${stats}}`),
+      ]);
   }
   return `{"status":"success","data":${data},${stats}}`;
 }

@@ -18,7 +18,7 @@ describe('json-writer', () => {
   });
 
   it('renders matrices as valid JSON with escaped labels, sharing timestamp prefixes between series', () => {
-    const f = (matrix: Parameters<typeof matrixJson>[0], want: unknown) => expect(JSON.parse(matrixJson(matrix))).toEqual(want);
+    const f = (matrix: Parameters<typeof matrixJson>[0], want: unknown) => expect(JSON.parse(matrixJson(matrix).toString())).toEqual(want);
     const ts = Float64Array.of(1_000, 61_000);
     f([], []);
     f([

@@ -101,8 +101,10 @@ function isStream(v: unknown): v is { stream: NodeJS.ReadableStream; contentType
   return typeof v === 'object' && v !== null && 'stream' in v && 'contentType' in v;
 }
 
-function isRawJson(v: unknown): v is { json: string } {
-  return typeof v === 'object' && v !== null && 'json' in v && typeof (v as { json: unknown }).json === 'string';
+function isRawJson(v: unknown): v is { json: string | Buffer } {
+  if (typeof v !== 'object' || v === null || !('json' in v)) return false;
+  const json = (v as { json: unknown }).json;
+  return typeof json === 'string' || Buffer.isBuffer(json);
 }
 
 function requestTimeout(params: RequestParams, max: number): number {

@@ -72,7 +72,7 @@ export async function handleExportJson(c: ReadContext): Promise<StreamBody> {
   const q = exportQuery(c);
   const maxRows = Number(c.params.get('max_rows_per_line') ?? 0);
   if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw badData('max_rows_per_line', new Error('must be a non-negative integer'));
-  return { stream: streamSeries(c, q, (s) => jsonline.writeSeries(s.labels, s.timestamps, s.values, maxRows)), contentType: 'application/stream+json' };
+  return { stream: streamSeries(c, q, (s) => jsonline.writeSeriesBytes(s.labels, s.timestamps, s.values, maxRows)), contentType: 'application/stream+json' };
 }
 
 /** handleExportCsv serves /api/v1/export/csv: `format` lists the columns (DECISIONS.md "CSV export"). */

@@ -32,9 +32,23 @@ export function jsonValue(v: number): string {
  * Returns "" for a series without samples.
  */
 export function writeSeries(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike<number>, maxRowsPerLine = 0): string {
+  return render(labels, timestamps, values, maxRowsPerLine) ? out.done() : '';
+}
+
+/**
+ * writeSeriesBytes is writeSeries as UTF-8 bytes (a buffer of its own). Exports use it: a long
+ * stream of series texts as strings grows V8's heap (they outlive young collections while a chunk
+ * fills), where buffers go back to the allocator at the next young collection.
+ */
+export function writeSeriesBytes(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike<number>, maxRowsPerLine = 0): Buffer {
+  return render(labels, timestamps, values, maxRowsPerLine) ? out.doneBytes() : Buffer.alloc(0);
+}
+
+// render writes the lines of one series into `out`; false when the series has no samples.
+function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike<number>, maxRowsPerLine: number): boolean {
   const n = timestamps.length;
   if (n !== values.length) throw new RangeError(`series has ${n} timestamps but ${values.length} values`);
-  if (n === 0) return '';
+  if (n === 0) return false;
   const step = maxRowsPerLine > 0 ? Math.floor(maxRowsPerLine) : n;
   const head = Buffer.from(`{"metric":${writeMetric(labels)},"values":[`);
   const lines = Math.ceil(n / step);
@@ -58,7 +72,7 @@ export function writeSeries(labels: Labels, timestamps: ArrayLike<number>, value
     }
     w.ascii(']}\n');
   }
-  return w.done();
+  return true;
 }
 
 const COMMA = 44;
@@ -132,6 +146,11 @@ class LineWriter {
 
   done(): string {
     return this.#buf.toString('utf8', 0, this.#len);
+  }
+
+  /** doneBytes returns a copy of what was written. */
+  doneBytes(): Buffer {
+    return Buffer.from(this.#buf.subarray(0, this.#len));
   }
 }
 

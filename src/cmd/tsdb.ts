@@ -51,24 +51,10 @@ const insertOptions = {
   backfillBeforeMs: limits.cacheTimestampOffsetMs,
 };
 rt.server.register(async (app) => registerInsertRoutes(app, insertOptions, DEFAULT_TENANT));
-// A large query answer or an export leaves tens of MiB of promoted garbage; V8 would let the old
-// generation grow past it before collecting, so each big request would start from a higher
-// mark. One asynchronous major collection shortly after such responses (at most one pending)
-// gives that memory back first.
-let collectionPending = false;
-const collectAfterLargeResponse = gc === undefined ? undefined : () => {
-  if (collectionPending) return;
-  collectionPending = true;
-  setTimeout(() => {
-    collectionPending = false;
-    gc({ type: 'major', execution: 'async' });
-  }, 50).unref();
-};
 rt.server.register(async (app) => registerSelectRoutes(app, {
   storage, tenant: DEFAULT_TENANT, limits, cache, now: Date.now,
   limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
   logger: log.child({ component: 'select' }),
-  ...(collectAfterLargeResponse === undefined ? {} : { onLargeResponse: collectAfterLargeResponse }),
 }));
 rt.server.register(async (app) => registerStorageRoutes(app, storage, storageAuthKeys));
 

@@ -14,10 +14,4 @@ export interface SelectDeps {
   readonly cache: RollupResultCache;
   readonly logger: Logger;
   readonly now: () => number;
-  /**
-   * onLargeResponse, if given, is called after a response of at least LARGE_RESPONSE_BYTES or an
-   * export stream has been written (the binary uses it to return the request's garbage to the OS
-   * before the next one, instead of letting the heap ratchet up).
-   */
-  readonly onLargeResponse?: () => void;
 }

@@ -66,13 +66,9 @@ export async function runRead(
       void reply.type(out.contentType).send(body);
       // The slot stays taken until the whole body is written.
       await finished(body);
-      deps.onLargeResponse?.();
       return reply;
     }
-    if (isRawJson(out)) {
-      if (out.json.length >= LARGE_RESPONSE_BYTES && deps.onLargeResponse !== undefined) reply.raw.once('finish', deps.onLargeResponse);
-      return reply.type('application/json').send(out.json);
-    }
+    if (isRawJson(out)) return reply.type('application/json').send(out.json);
     return reply.send(out);
   } catch (err) {
     if (ac.signal.aborted && !(ac.signal.reason instanceof TimeoutReason)) return; // nobody is listening any more
@@ -89,9 +85,6 @@ export async function runRead(
     reply.raw.removeListener('close', onClose);
   }
 }
-
-/** LARGE_RESPONSE_BYTES: responses at least this big call SelectDeps.onLargeResponse when written. */
-export const LARGE_RESPONSE_BYTES = 1 << 20;
 
 async function primed(stream: NodeJS.ReadableStream): Promise<Readable> {
   const it = stream[Symbol.asyncIterator]();

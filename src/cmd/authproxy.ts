@@ -8,11 +8,9 @@
 // the CPU per 1 MiB response. The process re-executes itself once with these flags (same PID, so
 // signals and supervisors are unaffected) unless a semi-space size was given explicitly
 // (docs/DECISIONS.md, "Auth proxy").
-const SEMI_SPACE = '--max-semi-space-size';
-const tuned = process.execArgv.some((a) => a.startsWith(SEMI_SPACE)) || (process.env.NODE_OPTIONS ?? '').includes(SEMI_SPACE);
-if (!tuned && typeof process.execve === 'function' && process.env.STRATA_AUTHPROXY_NO_REEXEC !== '1') {
-  process.execve(process.execPath, [process.execPath, `${SEMI_SPACE}=2`, '--single-threaded-gc', ...process.execArgv, ...process.argv.slice(1)], process.env);
-}
+import { reexecTuned } from '../lib/process/reexec.ts';
+
+reexecTuned({ keyFlag: '--max-semi-space-size', nodeFlags: ['--max-semi-space-size=2', '--single-threaded-gc'], optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC' });
 
 const { authProxyFlagsFromFlags, initAuthProxy } = await import('../app/authproxy/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');

@@ -5,14 +5,14 @@
 // unaffected) with a 4 MiB semi-space and two malloc arenas that hand blocks of 64 KiB and more
 // back to the kernel when freed, unless STRATA_TSDB_NO_REEXEC=1 or it was started that way
 // (docs/DECISIONS.md, "Memory of the tsdb process").
-const TUNED_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
-const SEMI_SPACE = '--max-semi-space-size';
-const semiSpaceGiven = process.execArgv.some((a) => a.startsWith(SEMI_SPACE)) || (process.env.NODE_OPTIONS ?? '').includes(SEMI_SPACE);
-const envTuned = Object.keys(TUNED_ENV).every((k) => process.env[k] !== undefined);
-if ((!semiSpaceGiven || !envTuned) && typeof process.execve === 'function' && process.env.STRATA_TSDB_NO_REEXEC !== '1') {
-  const flags = semiSpaceGiven ? [] : [`${SEMI_SPACE}=4`];
-  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], { ...TUNED_ENV, ...process.env });
-}
+import { reexecTuned } from '../lib/process/reexec.ts';
+
+reexecTuned({
+  keyFlag: '--max-semi-space-size',
+  nodeFlags: ['--max-semi-space-size=4'],
+  env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
+  optOutVar: 'STRATA_TSDB_NO_REEXEC',
+});
 
 const { exposeGc, insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers, YoungGarbage } = await import('../app/insert/index.ts');
 const { ConcurrencyLimiter, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags } = await import('../app/select/index.ts');

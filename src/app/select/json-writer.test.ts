@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson } from './json-writer.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJsonParts } from './json-writer.ts';
 
 describe('json-writer', () => {
   it('spells values and timestamps as Prometheus does', () => {
@@ -18,7 +18,7 @@ describe('json-writer', () => {
   });
 
   it('renders matrices as valid JSON with escaped labels, sharing timestamp prefixes between series', () => {
-    const f = (matrix: Parameters<typeof matrixJson>[0], want: unknown) => expect(JSON.parse(matrixJson(matrix).toString())).toEqual(want);
+    const f = (matrix: Parameters<typeof matrixJsonParts>[0], want: unknown) => expect(JSON.parse(Buffer.concat(matrixJsonParts(matrix)).toString())).toEqual(want);
     const ts = Float64Array.of(1_000, 61_000);
     f([], []);
     f([

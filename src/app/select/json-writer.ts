@@ -62,8 +62,3 @@ export function matrixJsonParts(matrix: readonly SeriesResult[]): Buffer[] {
   parts.push(Buffer.from(matrix.length === 0 ? '[]' : ']'));
   return parts;
 }
-
-/** matrixJson renders a matrix as one JSON array (see matrixJsonParts). */
-export function matrixJson(matrix: readonly SeriesResult[]): Buffer {
-  return Buffer.concat(matrixJsonParts(matrix));
-}

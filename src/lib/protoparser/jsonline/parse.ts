@@ -33,7 +33,7 @@ function parseLine(s: string, start: number, end: number, rows: Row[]): void {
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(`line must be a JSON object; got ${jsonType(doc)}`);
   const o = doc as Record<string, unknown>;
-  const labels = metric(o.metric);
+  const labels = metricLabels(o.metric);
   const values = o.values;
   const timestamps = o.timestamps;
   if (!Array.isArray(values) || values.length === 0) fail('missing "values" array');
@@ -44,7 +44,12 @@ function parseLine(s: string, start: number, end: number, rows: Row[]): void {
   }
 }
 
-function metric(m: unknown): Label[] {
+/**
+ * metricLabels turns the "metric" value of a line into canonical labels, or throws a LineFailure
+ * saying why it cannot (not an object, a label value that is not a string, number or boolean, a
+ * duplicate or empty name, no labels left).
+ */
+export function metricLabels(m: unknown): Label[] {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) fail('missing "metric" object');
   const labels: Label[] = [];
   for (const [name, v] of Object.entries(m as Record<string, unknown>)) {

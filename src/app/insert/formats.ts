@@ -45,9 +45,24 @@ export const influxLine: FormatHandler = async (i, o) => {
   return influx.streamInflux(i.body, { ...base, onBatch: i.onBatch });
 };
 
-/** jsonLines: /api/v1/import — `{"metric":{…},"values":[…],"timestamps":[…]}` per line. */
-export const jsonLines: FormatHandler = async (i, o) =>
-  jsonline.streamJsonLines(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, onBatch: i.onBatch });
+/**
+ * JSON_LINE_KEY_BYTES bounds the series-key dictionary of one JSON-lines body (trimmed between
+ * batches past it).
+ */
+export const JSON_LINE_KEY_BYTES = 1 << 20;
+
+/**
+ * jsonLines: /api/v1/import — `{"metric":{…},"values":[…],"timestamps":[…]}` per line; keyed
+ * when it can. A line carries a whole series, so its key is found once for all its samples: the
+ * dictionary serves one body only (across bodies it would save little and hold memory for good).
+ */
+export const jsonLines: FormatHandler = async (i, o) => {
+  const base = { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes };
+  if (i.onKeyedBatch !== undefined) {
+    return jsonline.streamJsonLinesKeyed(i.body, { ...base, keys: new common.SeriesKeyDictionary(JSON_LINE_KEY_BYTES), onBatch: i.onKeyedBatch });
+  }
+  return jsonline.streamJsonLines(i.body, { ...base, onBatch: i.onBatch });
+};
 
 /** csvRows: /api/v1/import/csv?format=<col>:<type>:<name>,… */
 export const csvRows: FormatHandler = async (i, o) => {

@@ -2,7 +2,7 @@ import { type Expr, parse, print } from '../../lib/promql/index.ts';
 import { instant, type QueryOptions, type QueryResult, range, type SeriesResult } from '../../lib/query/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { type ExtraFilters, parseExtraFilters } from './filters.ts';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJsonParts, pointJson } from './json-writer.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, pointJson } from './json-writer.ts';
 import { type ReadContext } from './request-context.ts';
 import { isCacheable, mergeMatrices, sliceMatrix } from './rollup-cache.ts';
 import { parseStepParam, parseTimeParam } from './time-params.ts';
@@ -118,7 +118,7 @@ async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, st
 
 /**
  * envelope renders a query result in Prometheus' response shape, with Strata's stats: a string,
- * or bytes for a matrix (see matrixJsonParts).
+ * or bytes for a matrix (see matrixJson).
  */
 export function envelope(res: QueryResult, elapsedMs: number): string | Buffer {
   const stats = `"stats":{"seriesFetched":"${res.stats.seriesFetched}","executionTimeMsec":${Math.round(elapsedMs)}}`;
@@ -134,11 +134,7 @@ export function envelope(res: QueryResult, elapsedMs: number): string | Buffer {
       data = `{"resultType":"vector","result":[${res.vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":[${formatTimestampSeconds(s.timestamp)},"${formatSampleValue(s.value)}"]}`).join(',')}]}`;
       break;
     case 'matrix':
-      return Buffer.concat([
-        Buffer.from('{"status":"success","data":{"resultType":"matrix","result":'),
-        ...matrixJsonParts(res.matrix),
-        Buffer.from(`},${stats}}`),
-      ]);
+      return matrixJson('{"status":"success","data":{"resultType":"matrix","result":', res.matrix, `},${stats}}`);
   }
   return `{"status":"success","data":${data},${stats}}`;
 }

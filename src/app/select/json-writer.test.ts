@@ -1,5 +1,7 @@
+import fc from 'fast-check';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJsonParts } from './json-writer.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson } from './json-writer.ts';
 
 describe('json-writer', () => {
   it('spells values and timestamps as Prometheus does', () => {
@@ -18,18 +20,51 @@ describe('json-writer', () => {
   });
 
   it('renders matrices as valid JSON with escaped labels, sharing timestamp prefixes between series', () => {
-    const f = (matrix: Parameters<typeof matrixJsonParts>[0], want: unknown) => expect(JSON.parse(Buffer.concat(matrixJsonParts(matrix)).toString())).toEqual(want);
+    const f = (matrix: Parameters<typeof matrixJson>[1], want: unknown) => expect(JSON.parse(matrixJson('{"result":', matrix, '}').toString())).toEqual({ result: want });
     const ts = Float64Array.of(1_000, 61_000);
     f([], []);
     f([
       { labels: [{ name: '__name__', value: 'a"b' }, { name: 'x', value: '\\n\u2028' }], timestamps: ts, values: Float64Array.of(1, NaN) },
       { labels: [], timestamps: ts.subarray(1), values: Float64Array.of(-Infinity) },
       { labels: [{ name: 'empty', value: 'series' }], timestamps: new Float64Array(0), values: new Float64Array(0) },
+      { labels: [{ name: 'ü', value: '€' }], timestamps: Float64Array.of(1.5, 2, 3, 4), values: Float64Array.of(-0, Infinity, -2.2250738585072014e-308, 1e21) },
     ], [
       { metric: { __name__: 'a"b', x: '\\n\u2028' }, values: [[1, '1'], [61, 'NaN']] },
       { metric: {}, values: [[61, '-Inf']] },
       { metric: { empty: 'series' }, values: [] },
+      { metric: { ü: '€' }, values: [[0.0015, '0'], [0.002, '+Inf'], [0.003, '-2.2250738585072014e-308'], [0.004, '1e+21']] },
     ]);
     expect(labelsJson([{ name: 'a', value: '1' }, { name: 'b', value: '' }])).toBe('{"a":"1","b":""}');
+  });
+
+  // Values and timestamps are spelled exactly as formatSampleValue and formatTimestampSeconds
+  // spell them one by one, whatever the doubles, and nothing is cut off (the buffer is sized up front).
+  it('renders any doubles as the per-value functions do', () => {
+    const series = fc.array(fc.double(), { maxLength: 40 }).chain((vs) => fc.record({
+      labels: fc.array(fc.record({ name: fc.string(), value: fc.string() }), { maxLength: 3 }),
+      values: fc.constant(Float64Array.from(vs)),
+      timestamps: fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: vs.length, maxLength: vs.length }).map((t) => Float64Array.from(t)),
+    }));
+    fc.assert(fc.property(fc.array(series, { maxLength: 5 }), fc.string(), (matrix, tail) => {
+      const text = matrixJson('[', matrix, `,${JSON.stringify(tail)}]`).toString();
+      const want = matrix.map((s) => ({
+        metric: JSON.parse(labelsJson(s.labels)) as unknown,
+        values: Array.from(s.timestamps, (t, i) => [Number(formatTimestampSeconds(t)), formatSampleValue(s.values[i]!)]),
+      }));
+      expect(JSON.parse(text)).toEqual([want, tail]);
+    }));
+  });
+
+  // String(v) of a double allocates its text in V8's old generation (number-to-string cache):
+  // 300,000 values would leave about 10 MB of old-generation garbage behind.
+  it('leaves no per-value garbage in the old generation', () => {
+    const ts = Float64Array.from({ length: 1500 }, (_, i) => 1_795_172_460_000 + i * 60_000);
+    const matrix = Array.from({ length: 200 }, (_, k) => ({ labels: [{ name: 'k', value: String(k) }], timestamps: ts, values: ts.map((t) => Math.sin(t + k) * 1e4) }));
+    const oldUsed = () => getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
+    matrixJson('', matrix.slice(0, 1), ''); // compiles the code first
+    const before = oldUsed();
+    const body = matrixJson('', matrix, '');
+    expect(body.length).toBeGreaterThan(300_000 * 20);
+    expect(oldUsed() - before).toBeLessThan(2 * 2 ** 20);
   });
 });

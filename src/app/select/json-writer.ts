@@ -3,6 +3,12 @@ import { type Labels } from '../../lib/storageapi/index.ts';
 
 // Hand-built JSON for query results: a range result holds millions of points, and building one
 // object per point only to stringify it would dominate query latency.
+//
+// Numbers of a matrix are never turned into strings one by one: String(v) of a non-small number
+// allocates its text in V8's old generation (the text goes into V8's number-to-string cache,
+// which lives there), so a range result's millions of values became old-generation garbage that
+// only a full collection frees, and the heap grew by tens of MiB per large answer. JSON.stringify
+// of a whole array writes the same shortest round-trip digits straight into its result instead.
 
 /** formatSampleValue spells a float the way Prometheus' JSON does: "NaN", "+Inf", "-Inf", else shortest form. */
 export function formatSampleValue(v: number): string {
@@ -32,33 +38,87 @@ export function pointJson(ms: number, v: number): string {
   return `[${formatTimestampSeconds(ms)},"${formatSampleValue(v)}"]`;
 }
 
+// Longest JSON.stringify of a finite double ("-2.2250738585072014e-308"); "NaN", "+Inf" and
+// "-Inf" are shorter.
+const MAX_VALUE_CHARS = 24;
+// `,{"metric":` + `,"values":[` + `]}` around a series' labels and points.
+const SERIES_FRAME_BYTES = 24;
+const COMMA = 44;
+const QUOTE = 34;
+const CLOSE_BRACKET = 93;
+const LETTER_N = 110;
+const NAN = Buffer.from('NaN');
+const POS_INF = Buffer.from('+Inf');
+const NEG_INF = Buffer.from('-Inf');
+
 /**
- * matrixJsonParts renders the series of a matrix as the chunks of a JSON array of
- * {"metric","values"}. The series of a range query share their timestamps, so each timestamp's
- * `[seconds,"` prefix is formatted once per response. Each series is built as one string (V8
- * builds these faster than one string per point) and turned into bytes at once, so a response of
- * millions of points never exists as one string: its rope of small strings outlived young
- * collections and raised the resident memory by several times the body's size.
+ * matrixJson renders a whole response whose data is a matrix — head, the JSON array of
+ * {"metric","values"}, tail — into one buffer. The buffer is sized for the longest possible
+ * rendering up front, so it is never copied; the pages past the rendered length are never
+ * written (the allocation is a fresh mapping, so they take no resident memory). The series of a
+ * range query share their timestamps, so each timestamp's `[seconds,"` prefix is formatted once
+ * per response.
  */
-export function matrixJsonParts(matrix: readonly SeriesResult[]): Buffer[] {
-  const prefixes = new Map<number, string>();
-  const parts: Buffer[] = [];
-  for (let k = 0; k < matrix.length; k++) {
-    const s = matrix[k]!;
-    const ts = s.timestamps;
-    const vs = s.values;
-    let points = '';
-    for (let i = 0; i < ts.length; i++) {
-      const t = ts[i]!;
-      let prefix = prefixes.get(t);
-      if (prefix === undefined) {
-        prefix = `,[${formatTimestampSeconds(t)},"`;
-        prefixes.set(t, prefix);
+export function matrixJson(head: string, matrix: readonly SeriesResult[], tail: string): Buffer {
+  const prefixes = new Map<number, Buffer>();
+  const metrics: string[] = [];
+  let bound = Buffer.byteLength(head) + Buffer.byteLength(tail) + 2;
+  let maxPrefix = 0;
+  for (const s of matrix) {
+    const metric = labelsJson(s.labels);
+    metrics.push(metric);
+    bound += Buffer.byteLength(metric) + SERIES_FRAME_BYTES;
+    for (const t of s.timestamps) {
+      let p = prefixes.get(t);
+      if (p === undefined) {
+        p = Buffer.from(`[${formatTimestampSeconds(t)},"`);
+        prefixes.set(t, p);
+        if (p.length > maxPrefix) maxPrefix = p.length;
       }
-      points += `${prefix}${formatSampleValue(vs[i]!)}"]`;
     }
-    parts.push(Buffer.from(`${k === 0 ? '[' : ','}{"metric":${labelsJson(s.labels)},"values":[${points.slice(1)}]}`));
   }
-  parts.push(Buffer.from(matrix.length === 0 ? '[]' : ']'));
-  return parts;
+  for (const s of matrix) bound += s.timestamps.length * (maxPrefix + MAX_VALUE_CHARS + 3);
+  const out = Buffer.allocUnsafeSlow(bound);
+  let at = out.write(head, 0);
+  out[at++] = 91; // [
+  for (let k = 0; k < matrix.length; k++) {
+    if (k > 0) out[at++] = COMMA;
+    at += out.write(`{"metric":${metrics[k]!},"values":[`, at);
+    at = writePoints(out, at, matrix[k]!, prefixes);
+    out[at++] = CLOSE_BRACKET;
+    out[at++] = 125; // }
+  }
+  out[at++] = CLOSE_BRACKET;
+  at += out.write(tail, at);
+  return out.subarray(0, at);
+}
+
+// writePoints writes `[t,"v"],…` of one series at out[at] and returns the new end.
+function writePoints(out: Buffer, at: number, s: SeriesResult, prefixes: Map<number, Buffer>): number {
+  const ts = s.timestamps;
+  const vs = s.values;
+  // Non-finite values come out as null; their spelling is taken from vs below.
+  const digits = JSON.stringify(Array.from(vs));
+  let pos = 1; // past '['
+  for (let i = 0; i < ts.length; i++) {
+    if (i > 0) out[at++] = COMMA;
+    const p = prefixes.get(ts[i]!)!;
+    for (let j = 0; j < p.length; j++) out[at++] = p[j]!;
+    let c = digits.charCodeAt(pos);
+    if (c === LETTER_N) {
+      const v = vs[i]!;
+      const word = v > 0 ? POS_INF : v < 0 ? NEG_INF : NAN;
+      for (let j = 0; j < word.length; j++) out[at++] = word[j]!;
+      pos += 5; // null and its separator
+    } else {
+      while (c !== COMMA && c !== CLOSE_BRACKET) {
+        out[at++] = c;
+        c = digits.charCodeAt(++pos);
+      }
+      pos++;
+    }
+    out[at++] = QUOTE;
+    out[at++] = CLOSE_BRACKET;
+  }
+  return at;
 }

@@ -22,9 +22,30 @@ export function parse(text: string, opts: JsonLineParseOptions = {}): ParseResul
 }
 
 function parseLine(s: string, start: number, end: number, rows: Row[]): void {
+  const line = readSeriesLine(s, start, end);
+  if (line === undefined) return;
+  const { labels, timestamps, values } = line;
+  for (let k = 0; k < values.length; k++) {
+    rows.push({ labels, timestamp: sampleTimestamp(timestamps[k], k), value: sampleValue(values[k], k) });
+  }
+}
+
+/** SeriesLine is a line read by readSeriesLine: its labels and its two arrays, of equal, non-zero length. */
+export interface SeriesLine {
+  readonly labels: Label[];
+  readonly timestamps: readonly unknown[];
+  readonly values: readonly unknown[];
+}
+
+/**
+ * readSeriesLine parses the line s[start, end) (without its line end) as JSON and checks its shape:
+ * undefined for a blank line, else its labels and sample arrays, whose entries sampleTimestamp and
+ * sampleValue read. Throws a LineFailure saying what is wrong.
+ */
+export function readSeriesLine(s: string, start: number, end: number): SeriesLine | undefined {
   let i = start;
   while (i < end && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
-  if (i === end) return;
+  if (i === end) return undefined;
   let doc: unknown;
   try {
     doc = JSON.parse(s.slice(start, end));
@@ -39,17 +60,13 @@ function parseLine(s: string, start: number, end: number, rows: Row[]): void {
   if (!Array.isArray(values) || values.length === 0) fail('missing "values" array');
   if (!Array.isArray(timestamps) || timestamps.length === 0) fail('missing "timestamps" array');
   if (values.length !== timestamps.length) fail(`"timestamps" has ${timestamps.length} entries but "values" has ${values.length}`);
-  for (let k = 0; k < values.length; k++) {
-    rows.push({ labels, timestamp: timestamp(timestamps[k], k), value: value(values[k], k) });
-  }
+  return { labels, timestamps, values };
 }
 
-/**
- * metricLabels turns the "metric" value of a line into canonical labels, or throws a LineFailure
- * saying why it cannot (not an object, a label value that is not a string, number or boolean, a
- * duplicate or empty name, no labels left).
- */
-export function metricLabels(m: unknown): Label[] {
+// metricLabels turns the "metric" value of a line into canonical labels, or throws a LineFailure
+// saying why it cannot (not an object, a label value that is not a string, number or boolean, a
+// duplicate or empty name, no labels left).
+function metricLabels(m: unknown): Label[] {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) fail('missing "metric" object');
   const labels: Label[] = [];
   for (const [name, v] of Object.entries(m as Record<string, unknown>)) {
@@ -62,12 +79,14 @@ export function metricLabels(m: unknown): Label[] {
   return out;
 }
 
-function timestamp(t: unknown, k: number): number {
+/** sampleTimestamp reads entry k of a line's "timestamps" (integer ms), or throws a LineFailure. */
+export function sampleTimestamp(t: unknown, k: number): number {
   if (typeof t !== 'number' || !Number.isSafeInteger(t)) fail(`timestamp at position ${k} must be an integer (ms); got ${quote(JSON.stringify(t) ?? '')}`);
   return t;
 }
 
-function value(v: unknown, k: number): number {
+/** sampleValue reads entry k of a line's "values" (a number, null for NaN, or a number string), or throws a LineFailure. */
+export function sampleValue(v: unknown, k: number): number {
   if (typeof v === 'number') return v;
   if (v === null) return NaN;
   if (typeof v === 'string') {

@@ -30,6 +30,17 @@ describe('SeriesKeyDictionary', () => {
     expect(d.table.labels[0]).toEqual(L('__name__', 'up', 'job', 'x'));
   });
 
+  it('copies the bytes given to addBytes, even a Buffer view into a larger chunk', () => {
+    const d = new SeriesKeyDictionary(1 << 20);
+    const chunk = Buffer.from('xxup{job="x"} 1\n');
+    const k = d.add('up{job="x"}', L('__name__', 'up', 'job', 'x'));
+    d.addBytes('up{job="x"}', chunk.subarray(2, 13), k);
+    chunk.fill(0);
+    const kept = d.keyBytes(k)!;
+    expect(Buffer.from(kept).toString()).toBe('up{job="x"}');
+    expect(kept.buffer.byteLength).toBe(11);
+  });
+
   it('starts a new table in trim() only when over budget', () => {
     const d = new SeriesKeyDictionary(2000);
     const first = d.table;

@@ -88,7 +88,8 @@ export class SeriesKeyDictionary {
     if (!(k >= 0 && k < this.#table.labels.length)) throw new RangeError(`cannot record bytes of key ${k}: the table has ${this.#table.labels.length} keys`);
     this.#byBytes.set(ownString(latin1), k);
     while (this.#keyBytes.length < k) this.#keyBytes.push(undefined);
-    if (this.#keyBytes[k] === undefined) this.#keyBytes[k] = bytes.slice();
+    // new Uint8Array copies; Buffer#slice would return a view that keeps the whole request chunk alive.
+    if (this.#keyBytes[k] === undefined) this.#keyBytes[k] = new Uint8Array(bytes);
     this.#bytes += 3 * bytes.length + 48;
   }
 

@@ -6,7 +6,7 @@ import { LruCache } from './lru-cache.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { BlockHeaders } from './part-format.ts';
 import { Partition, type PartitionOptions } from './partition.ts';
-import { BufferPool, RawBuffer } from './raw-buffer.ts';
+import { BufferMemory, BufferPool, RawBuffer } from './raw-buffer.ts';
 import { CacheGroup } from './series-cache.ts';
 import { DeletedSeries, TenantState } from './tenant-state.ts';
 import type { Wal } from './wal.ts';
@@ -122,6 +122,24 @@ export class StorageCore {
     const all = [...this.sealed, this.active];
     for (const b of all) b.acquire();
     return all;
+  }
+
+  /**
+   * releaseIdleMemory runs when nothing is buffered: it drops the pooled buffer memory and gives
+   * an empty active buffer whose memory served before fresh, never-written memory (the OS
+   * commits its pages only as rows arrive). After a load, up to four buffers of
+   * maxBufferedRows × 20 bytes were otherwise kept resident for good. Returns the bytes dropped;
+   * 0 when there was nothing to drop, so calling it on every idle tick costs nothing.
+   */
+  releaseIdleMemory(): number {
+    if (this.active.rows > 0 || this.sealed.length > 0) return 0;
+    let bytes = this.bufferPool.trim();
+    if (this.active.recycled) {
+      bytes += this.active.bytes;
+      this.active.release();
+      this.active = new RawBuffer(++this.#gen, this.bufferPool, new BufferMemory(this.opts.maxBufferedRows));
+    }
+    return bytes;
   }
 
   /** dropSealed removes flushed buffers and releases the storage's reference to them. */

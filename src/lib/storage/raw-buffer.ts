@@ -40,6 +40,8 @@ export class BufferMemory {
   slotTail: Int32Array;
   slotRows: Uint32Array;
   readonly table = new IdSlotTable();
+  /** recycled is true once the memory served a buffer before: its pages are resident. */
+  recycled = false;
 
   constructor(rows: number, slots = 1024) {
     this.ts = f64(rows);
@@ -80,8 +82,19 @@ export class BufferPool {
     // Memory that grew past maxRows (one huge call) is not worth keeping.
     if (this.#free.length < this.#keep && m.ts.length === this.maxRows) {
       m.table.clear();
+      m.recycled = true;
       this.#free.push(m);
     }
+  }
+
+  /**
+   * trim drops the memory held for reuse and returns its size in bytes. The garbage collector
+   * frees it (a background thread that read a buffer holds it until its own collection).
+   */
+  trim(): number {
+    const bytes = this.idleBytes;
+    this.#free.length = 0;
+    return bytes;
   }
 
   /** idleBytes is the memory held for reuse. */
@@ -252,6 +265,11 @@ export class RawBuffer implements BufferSource {
   /** bytes is the memory held by the arrays. */
   get bytes(): number {
     return this.#m.bytes;
+  }
+
+  /** recycled reports whether the buffer's memory served another buffer before (see BufferMemory.recycled). */
+  get recycled(): boolean {
+    return this.#m.recycled;
   }
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_TENANT } from '../storageapi/api.ts';
 import { LimitExceededError } from '../storageapi/errors.ts';
 import { STALE_NAN, isStaleNaN } from '../storageapi/stale.ts';
 import { LOCK_FILE, RESTORE_IN_PROGRESS } from './lock.ts';
+import { BufferMemory } from './raw-buffer.ts';
 import { listSegments } from './wal.ts';
 import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
 
@@ -379,6 +380,28 @@ describe('Storage stats', () => {
     expect(st.tiers.small.rows).toBe(4);
     expect(st.index.parts).toBe(1);
     expect(st.flushes).toBe(1);
+    await s.close();
+  });
+});
+
+describe('Storage buffer memory', () => {
+  // After a load, the pooled buffers and the recycled active buffer are dropped on the first
+  // flush tick that finds nothing buffered: one fresh (never written) buffer remains.
+  it('drops pooled buffer memory once nothing is buffered', async () => {
+    const maxBufferedRows = 64;
+    const s = await openTest(dirs.make(), new FakeClock(), { maxBufferedRows, flushIntervalMs: 10 });
+    for (let b = 0; b < 6; b++) {
+      await s.addRows(DEFAULT_TENANT, Array.from({ length: maxBufferedRows }, (_, i) => row({ __name__: 'up', i: String(i) }, T0 - b * 1000, i)));
+    }
+    await s.forceFlush();
+    const oneBuffer = new BufferMemory(maxBufferedRows).bytes;
+    const f = (want: number) => expect(s.stats().tiers.inmemory.bytes).toBe(want);
+    expect(s.stats().tiers.inmemory.bytes).toBeGreaterThan(oneBuffer);
+    await new Promise((r) => setTimeout(r, 60));
+    f(oneBuffer);
+    // Rows still arrive and are found afterwards.
+    await s.addRows(DEFAULT_TENANT, [row({ __name__: 'up', i: 'new' }, T0, 7)]);
+    expect(await collect(s.searchSeries(query([[m('i', '=', 'new')]], T0 - DAY, T0), never()))).toEqual({ '{__name__=up,i=new}': [[T0, 7]] });
     await s.close();
   });
 });

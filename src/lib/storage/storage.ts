@@ -85,7 +85,10 @@ export class Storage implements Searcher, Deleter, Inserter {
 
   #backgroundFlush(): void {
     const core = this.#core;
-    if (core.active.rows === 0 && core.index.mutableItems === 0 && !this.#flusher.pending && core.wal.sizeBytes === 0) return;
+    if (core.active.rows === 0 && core.index.mutableItems === 0 && !this.#flusher.pending && core.wal.sizeBytes === 0) {
+      if (!this.#flusher.draining) core.releaseIdleMemory();
+      return;
+    }
     this.#flusher.flush().then(
       () => {
         if (this.#opts.backgroundMerges && !this.#closing) this.#merger.kick();

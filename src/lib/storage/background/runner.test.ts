@@ -67,4 +67,24 @@ describe('background runners', () => {
     expect(readdirSync(dir)).toContain(name);
     await r.close();
   });
+
+  // An idle worker exits (its heap and the buffers it still references are freed) and the next
+  // request starts a new one.
+  it('retires an idle worker and starts another on the next request', async () => {
+    const r = new WorkerRunner(silentLogger, undefined, 50);
+    const f = async (wantStarts: number) => {
+      const dir = mkdtempSync(join(tmpdir(), 'strata-runner-'));
+      dirs.push(dir);
+      const name = await r.indexFlush({ dir, items: packItems(['\x01x']), maxSeriesId: 1, zstdLevel: 1 });
+      expect(readdirSync(dir)).toContain(name);
+      expect(r.running).toBe(true);
+      for (let i = 0; i < 100 && r.running; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(r.running).toBe(false);
+      expect(r.starts).toBe(wantStarts);
+    };
+    await f(1);
+    await f(2);
+    await r.close();
+  });
 });
+

@@ -42,14 +42,21 @@ export class InlineRunner implements BackgroundRunner {
 }
 
 interface Pending {
+  readonly worker: Worker;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
 
+/** WORKER_IDLE_MS is how long the worker thread waits for a request before it exits. */
+export const WORKER_IDLE_MS = 10_000;
+
 /**
  * WorkerRunner sends requests to one worker thread (started on first use, restarted after it
  * dies; after three deaths without ever answering, it runs requests inline). The worker keeps
- * the process alive only while a request is pending.
+ * the process alive only while a request is pending, and exits after idleMs without requests:
+ * an idle worker kept its V8 heap, the shared buffer memory of the last flushes (until its own
+ * next collection, which an idle thread never runs) and its caches — 30–40 MiB of resident
+ * memory between loads. Starting it again costs ~200 ms, once per burst of work.
  */
 export class WorkerRunner implements BackgroundRunner {
   readonly #logger: StorageLogger;
@@ -62,13 +69,23 @@ export class WorkerRunner implements BackgroundRunner {
   #deadStarts = 0;
   #answered = false;
   #inline: InlineRunner | undefined;
+  readonly #idleMs: number;
+  #idleTimer: NodeJS.Timeout | undefined;
+  /** starts counts worker threads started (tests watch retirement through it). */
+  starts = 0;
 
   readonly #url: URL;
 
-  /** url is the worker's entry module (tests point it elsewhere). */
-  constructor(logger: StorageLogger, url = new URL('./worker-main.ts', import.meta.url)) {
+  /** url is the worker's entry module (tests point it elsewhere); idleMs see WORKER_IDLE_MS. */
+  constructor(logger: StorageLogger, url = new URL('./worker-main.ts', import.meta.url), idleMs = WORKER_IDLE_MS) {
     this.#logger = logger;
     this.#url = url;
+    this.#idleMs = idleMs;
+  }
+
+  /** running reports whether a worker thread is alive. */
+  get running(): boolean {
+    return this.#worker !== undefined;
   }
 
   #start(): Worker {
@@ -76,37 +93,61 @@ export class WorkerRunner implements BackgroundRunner {
     // A small young generation keeps the worker's heap (and the process RSS) small; its work
     // allocates mostly short-lived typed arrays and buffers.
     const w = new Worker(this.#url, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    this.starts++;
     w.on('message', (r: WorkerReply) => {
       this.#answered = true;
       const p = this.#pending.get(r.id);
       if (!p) return;
       this.#pending.delete(r.id);
-      if (this.#pending.size === 0) w.unref();
+      if (this.#pendingOf(w) === 0) {
+        w.unref();
+        this.#armIdle(w);
+      }
       if (r.ok) p.resolve(r.result);
       else p.reject(new Error(r.error));
     });
     w.on('error', (err) => this.#logger.error({ err: err.message }, 'storage background worker failed'));
     w.on('exit', (code) => {
-      this.#worker = undefined;
+      if (this.#worker === w) this.#worker = undefined;
       if (!this.#answered && ++this.#deadStarts >= 3 && !this.#closed) {
         this.#logger.error({ code }, 'storage background worker cannot start; flushing and merging on the main thread instead');
         this.#inline = new InlineRunner();
       }
-      const failed = [...this.#pending.values()];
-      this.#pending.clear();
-      for (const p of failed) p.reject(new Error(`storage background worker exited with code ${code}`));
+      for (const [id, p] of this.#pending) {
+        if (p.worker !== w) continue;
+        this.#pending.delete(id);
+        p.reject(new Error(`storage background worker exited with code ${code}`));
+      }
     });
     w.unref();
     this.#worker = w;
     return w;
   }
 
+  #pendingOf(w: Worker): number {
+    let n = 0;
+    for (const p of this.#pending.values()) if (p.worker === w) n++;
+    return n;
+  }
+
+  // armIdle retires worker w once it has had no request for idleMs.
+  #armIdle(w: Worker): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      if (this.#worker !== w || this.#pendingOf(w) > 0) return;
+      this.#worker = undefined;
+      void w.terminate();
+    }, this.#idleMs);
+    this.#idleTimer.unref();
+  }
+
   #call<T>(msg: (id: number) => WorkerMessage, signal?: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('storage background worker is closed'));
+    clearTimeout(this.#idleTimer);
     const w = this.#start();
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.set(id, { worker: w, resolve: resolve as (v: unknown) => void, reject });
       w.ref();
       w.postMessage(msg(id), transfer);
       signal?.addEventListener('abort', () => w.postMessage({ type: 'abort', id } satisfies WorkerMessage), { once: true });
@@ -138,6 +179,7 @@ export class WorkerRunner implements BackgroundRunner {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#idleTimer);
     await this.#worker?.terminate();
   }
 }

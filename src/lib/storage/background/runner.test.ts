@@ -53,7 +53,7 @@ describe('background runners', () => {
   });
 
   it('falls back to the calling thread when the worker cannot start', async () => {
-    const r = new WorkerRunner(silentLogger, new URL('./no-such-worker.ts', import.meta.url));
+    const r = new WorkerRunner(silentLogger, { url: new URL('./no-such-worker.ts', import.meta.url) });
     const fails: string[] = [];
     for (let i = 0; i < 3; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'strata-runner-'));
@@ -69,22 +69,23 @@ describe('background runners', () => {
   });
 
   // An idle worker exits (its heap and the buffers it still references are freed) and the next
-  // request starts a new one.
+  // request starts a new one. Work that returns within the wait after an exit doubles the wait.
   it('retires an idle worker and starts another on the next request', async () => {
-    const r = new WorkerRunner(silentLogger, undefined, 50);
-    const f = async (wantStarts: number) => {
+    let now = 0;
+    const r = new WorkerRunner(silentLogger, { idleMs: 50, now: () => now });
+    const f = async (advance: number, wantStarts: number, wantIdleMs: number) => {
+      now += advance;
       const dir = mkdtempSync(join(tmpdir(), 'strata-runner-'));
       dirs.push(dir);
       const name = await r.indexFlush({ dir, items: packItems(['\x01x']), maxSeriesId: 1, zstdLevel: 1 });
       expect(readdirSync(dir)).toContain(name);
-      expect(r.running).toBe(true);
+      expect([r.running, r.starts, r.idleMs]).toEqual([true, wantStarts, wantIdleMs]);
       for (let i = 0; i < 100 && r.running; i++) await new Promise((res) => setTimeout(res, 20));
       expect(r.running).toBe(false);
-      expect(r.starts).toBe(wantStarts);
     };
-    await f(1);
-    await f(2);
+    await f(0, 1, 50);
+    await f(1000, 2, 50);
+    await f(10, 3, 100);
     await r.close();
   });
 });
-

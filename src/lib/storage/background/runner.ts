@@ -47,8 +47,24 @@ interface Pending {
   reject(e: Error): void;
 }
 
-/** WORKER_IDLE_MS is how long the worker thread waits for a request before it exits. */
+/** WORKER_IDLE_MS is how long the worker thread first waits for a request before it exits. */
 export const WORKER_IDLE_MS = 10_000;
+/** MAX_WORKER_IDLE_MS bounds the wait after it was doubled (see WorkerRunnerOptions.idleMs). */
+export const MAX_WORKER_IDLE_MS = 600_000;
+
+/** WorkerRunnerOptions tune a WorkerRunner; tests shorten the times. */
+export interface WorkerRunnerOptions {
+  /** url is the worker's entry module. */
+  readonly url?: URL;
+  /**
+   * idleMs: the worker exits after this long without requests (default WORKER_IDLE_MS). When
+   * work comes back sooner than that after an exit, the wait doubles (up to
+   * MAX_WORKER_IDLE_MS), so a steady trickle of flushes does not restart a worker every time.
+   */
+  readonly idleMs?: number;
+  /** now returns the time in ms (injected for tests). */
+  readonly now?: () => number;
+}
 
 /**
  * WorkerRunner sends requests to one worker thread (started on first use, restarted after it
@@ -69,18 +85,25 @@ export class WorkerRunner implements BackgroundRunner {
   #deadStarts = 0;
   #answered = false;
   #inline: InlineRunner | undefined;
-  readonly #idleMs: number;
+  #idleMs: number;
   #idleTimer: NodeJS.Timeout | undefined;
+  #retiredAt = Number.NEGATIVE_INFINITY;
+  readonly #now: () => number;
   /** starts counts worker threads started (tests watch retirement through it). */
   starts = 0;
 
   readonly #url: URL;
 
-  /** url is the worker's entry module (tests point it elsewhere); idleMs see WORKER_IDLE_MS. */
-  constructor(logger: StorageLogger, url = new URL('./worker-main.ts', import.meta.url), idleMs = WORKER_IDLE_MS) {
+  constructor(logger: StorageLogger, o: WorkerRunnerOptions = {}) {
     this.#logger = logger;
-    this.#url = url;
-    this.#idleMs = idleMs;
+    this.#url = o.url ?? new URL('./worker-main.ts', import.meta.url);
+    this.#idleMs = o.idleMs ?? WORKER_IDLE_MS;
+    this.#now = o.now ?? performance.now.bind(performance);
+  }
+
+  /** idleMs is the current wait before an idle worker exits. */
+  get idleMs(): number {
+    return this.#idleMs;
   }
 
   /** running reports whether a worker thread is alive. */
@@ -90,6 +113,7 @@ export class WorkerRunner implements BackgroundRunner {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
+    if (this.#now() - this.#retiredAt < this.#idleMs) this.#idleMs = Math.min(this.#idleMs * 2, MAX_WORKER_IDLE_MS);
     // A small young generation keeps the worker's heap (and the process RSS) small; its work
     // allocates mostly short-lived typed arrays and buffers.
     const w = new Worker(this.#url, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
@@ -136,6 +160,7 @@ export class WorkerRunner implements BackgroundRunner {
     this.#idleTimer = setTimeout(() => {
       if (this.#worker !== w || this.#pendingOf(w) > 0) return;
       this.#worker = undefined;
+      this.#retiredAt = this.#now();
       void w.terminate();
     }, this.#idleMs);
     this.#idleTimer.unref();

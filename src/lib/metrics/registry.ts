@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import { type BuildInfo } from '../buildinfo/index.ts';
+import { WindowedSummary } from './windowed-summary.ts';
 
 /**
  * The process metrics registry. Components declare metrics at the top of the file that updates
@@ -11,7 +12,7 @@ export const processRegistry = new client.Registry();
 
 export type Counter<L extends string = string> = client.Counter<L>;
 export type Gauge<L extends string = string> = client.Gauge<L>;
-export type Summary<L extends string = string> = client.Summary<L>;
+export type Summary<L extends string = string> = WindowedSummary<L>;
 export type Histogram<L extends string = string> = client.Histogram<L>;
 
 function existing<T>(name: string, kind: string): T | undefined {
@@ -64,10 +65,12 @@ export function counterFunc<L extends string = never>(
 
 /** summary declares a summary with quantiles over a sliding 5-minute window. */
 export function summary<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Summary<L> {
-  return existing<Summary<L>>(name, 'summary') ?? new client.Summary<L>({
-    name, help, labelNames, registers: [processRegistry],
-    percentiles: [0.5, 0.9, 0.97, 0.99, 1], maxAgeSeconds: 300, ageBuckets: 5,
-  });
+  const found = existing<Summary<L>>(name, 'summary');
+  if (found !== undefined) return found;
+  // Not prom-client's Summary: its t-digests stall observe() for milliseconds now and then (windowed-summary.ts).
+  const s = new WindowedSummary<L>({ name, help, labelNames, percentiles: [0.5, 0.9, 0.97, 0.99, 1], maxAgeSeconds: 300, ageBuckets: 5 });
+  processRegistry.registerMetric(s as unknown as client.Metric);
+  return s;
 }
 
 /** histogram declares a histogram with the given bucket bounds (seconds for durations). */

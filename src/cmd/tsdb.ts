@@ -37,14 +37,14 @@ try {
 registerStorageMetrics(() => storage.stats());
 
 const limits = selectLimitsFromFlags();
-const cache = new RollupResultCache(rt.memoryBudget.share('rollupResultCache', 0.1));
+const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
 
 const gc = exposeGc();
 const youngGarbage = gc === undefined ? undefined : new YoungGarbage(gc);
 const insertOptions = {
-  ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.share('prometheusSeriesKeys', 0.05)),
+  ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.05)),
   ...(youngGarbage === undefined ? {} : { onBodyRead: (bytes: number) => youngGarbage.note(bytes) }),
 
   onBackfill: () => cache.reset(),

@@ -38,7 +38,7 @@ export function storageOptionsFromFlags(logger: Logger, budget: MemoryBudget): S
     maxLabelValueLen: maxLabelValueLen.value,
     snapshotsMaxAgeMs: snapshotsMaxAge.value,
     fsyncIntervalMs: fsyncInterval.value,
-    cacheBytes: budget.share('storage', 0.5),
+    cacheBytes: budget.heapShare('storage', 0.5),
     logger,
   };
 }

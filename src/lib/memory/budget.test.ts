@@ -19,6 +19,19 @@ describe('MemoryBudget', () => {
     expect([...b.shares()]).toEqual([['index', 250], ['rollup', 100]]);
     expect(() => b.share('x', 0)).toThrow(/cache "x"/);
   });
+
+  // Caches of JS objects share at most half of V8's heap limit, whatever the allowed memory.
+  it('caps heap shares at half of the heap limit', () => {
+    const f = (allowed: number, heapLimit: number, want: number) => {
+      const b = new MemoryBudget(allowed, heapLimit);
+      expect(b.heapShare('storage', 0.5)).toBe(want);
+      expect(b.share('buffers', 0.5)).toBe(allowed / 2);
+      expect(b.shares().get('storage')).toBe(want);
+    };
+    f(14_000, 4_000, 1_000);
+    f(1_000, 4_000, 500);
+    f(1_000, Number.POSITIVE_INFINITY, 500);
+  });
 });
 
 describe('systemMemoryBytes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../promql/index.ts';
-import { DEFAULT_TENANT, LimitExceededError } from '../storageapi/index.ts';
+import { DEFAULT_TENANT, LimitExceededError, type Searcher } from '../storageapi/index.ts';
 import { at, fixture, OPTS, over, show } from './_test-fixture.ts';
 import { instant, range, type QueryResult } from './engine.ts';
 import { QueryError } from './errors.ts';
@@ -98,6 +98,33 @@ describe('query limits and statistics', () => {
     const stats = async (q: string): Promise<number> => (await instant(db, q, 10 * MIN, OPTS)).stats.seriesFetched;
     expect(await stats('gauge + gauge')).toBe(3);
     expect(await stats('gauge + gauge offset 1m')).toBe(6);
+  });
+
+  // A selector written once is read series by series: each raw series is turned into grid values
+  // before the next is pulled. This searcher hands every series out in the same arrays (against
+  // the Searcher contract), so only a consumer that finishes each series first sees every value.
+  it('reads a selector written once series by series', async () => {
+    const reused: Searcher = {
+      ...db,
+      async *searchSeries(q, signal) {
+        let ts: Float64Array | undefined;
+        let vs: Float64Array | undefined;
+        for await (const s of db.searchSeries(q, signal)) {
+          ts ??= new Float64Array(s.timestamps.length);
+          vs ??= new Float64Array(s.values.length);
+          ts.set(s.timestamps);
+          vs.set(s.values);
+          yield { labels: s.labels, timestamps: ts.subarray(0, s.timestamps.length), values: vs.subarray(0, s.values.length) };
+        }
+      },
+    };
+    const f = async (query: string, want: Record<string, number>) => {
+      const r = await instant(reused, query, 10 * MIN, OPTS);
+      expect(r.type === 'vector' && Object.fromEntries(r.vector.map((s) => [show(s.labels), s.value]))).toEqual(want);
+    };
+    await f('gauge', { 'gauge{job="a"}': 7, 'gauge{job="b"}': 10, 'gauge{job="c"}': 4 });
+    await f('gauge / ignoring(__name__) counter{job="a"}', { '{job="a"}': 0.07 });
+    await f('sum(gauge)', { '{}': 21 });
   });
 
   it('stops when the signal is aborted', async () => {

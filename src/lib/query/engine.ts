@@ -41,8 +41,9 @@ function toExpr(query: string | Expr): Expr {
   return typeof query === 'string' ? parse(query) : query;
 }
 
-function newState(searcher: Searcher, opts: QueryOptions, start: number, end: number, step: number, instant: boolean): QueryState {
+function newState(searcher: Searcher, opts: QueryOptions, expr: Expr, start: number, end: number, step: number, instant: boolean): QueryState {
   const st = new QueryState(searcher, resolveOptions(opts), opts.signal ?? new AbortController().signal, start, end, step, instant, opts.now);
+  st.countSelectors(expr);
   st.evaluate = (e, grid) => evaluate(e, grid, st);
   return st;
 }
@@ -59,7 +60,7 @@ export function finishSeries(series: readonly Series[]): Series[] {
 /** instant evaluates a query at one time (ms). Throws ParseError, QueryError or LimitExceededError. */
 export async function instant(searcher: Searcher, query: string | Expr, timeMs: number, opts: QueryOptions): Promise<QueryResult> {
   const expr = toExpr(query);
-  const st = newState(searcher, opts, timeMs, timeMs, 0, true);
+  const st = newState(searcher, opts, expr, timeMs, timeMs, 0, true);
   const v = await st.evaluate(expr, { start: timeMs, step: 1, n: 1 });
   return instantResult(v, timeMs, st.stats);
 }
@@ -86,7 +87,7 @@ export async function range(searcher: Searcher, query: string | Expr, startMs: n
   if (t !== 'vector' && t !== 'scalar') {
     throw new QueryError(`invalid expression type "${t === 'matrix' ? 'range vector' : t}" for range query, must be Scalar or instant Vector`, 'bad_data');
   }
-  const st = newState(searcher, opts, startMs, endMs, stepMs, false);
+  const st = newState(searcher, opts, expr, startMs, endMs, stepMs, false);
   const grid = evalGrid(startMs, endMs, stepMs, opts.evalRange);
   checkSteps(grid, st);
   const v = await st.evaluate(expr, grid);

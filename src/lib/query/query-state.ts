@@ -1,8 +1,8 @@
 // QueryState: everything one query evaluation shares — storage, resolved options, limits,
 // statistics and the per-query fetch cache.
 
-import type { DurationContext, DurationExpr, Expr } from '../promql/index.ts';
-import { evalDuration } from '../promql/index.ts';
+import type { DurationContext, DurationExpr, Expr, VectorSelector } from '../promql/index.ts';
+import { evalDuration, selectorsOf } from '../promql/index.ts';
 import { DEFAULT_TENANT, type LabelMatcher, type Searcher, type Tenant } from '../storageapi/index.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { QueryError } from './errors.ts';
@@ -99,6 +99,7 @@ export class QueryState {
   readonly stats: QueryStats = { seriesFetched: 0, samplesFetched: 0 };
   /** fetchCache shares the data of identical selectors (same matchers and time range). */
   readonly fetchCache = new Map<string, Promise<RawSeries[]>>();
+  readonly #selectorUses = new Map<string, number>();
   #work = 0;
   evaluate: Evaluate = async () => {
     throw new QueryError('query state has no evaluator attached');
@@ -113,6 +114,22 @@ export class QueryState {
     this.queryEnd = end;
     this.queryStep = step;
     this.isInstant = isInstant;
+  }
+
+  /** countSelectors records how often each selector (name and matchers) occurs in e, the query. */
+  countSelectors(e: Expr): void {
+    for (const sel of selectorsOf(e)) {
+      const k = selectorKey(sel);
+      this.#selectorUses.set(k, (this.#selectorUses.get(k) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * mayRefetch reports whether the query holds sel's name and matchers more than once (see
+   * countSelectors), so its data may be asked for again and is worth keeping for a second use.
+   */
+  mayRefetch(sel: VectorSelector): boolean {
+    return (this.#selectorUses.get(selectorKey(sel)) ?? 0) > 1;
   }
 
   /** durationMs evaluates a duration expression to integer milliseconds. */
@@ -145,4 +162,8 @@ export class QueryState {
     if (this.opts.subqueryStepMs !== null) return this.opts.subqueryStepMs;
     return this.isInstant ? 60_000 : this.queryStep;
   }
+}
+
+function selectorKey(sel: VectorSelector): string {
+  return JSON.stringify([sel.name, sel.matcherSets]);
 }

@@ -3,7 +3,7 @@
 
 import type { AtModifier, VectorSelector } from '../promql/index.ts';
 import { isStaleNaN } from '../storageapi/index.ts';
-import { fetchRaw, withoutStale } from './fetch.ts';
+import { fetchRaw, streamRaw, withoutStale } from './fetch.ts';
 import { interpolate } from './rollup-functions-prometheus.ts';
 import type { QueryState } from './query-state.ts';
 import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
@@ -49,10 +49,15 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
   const smoothed = sel.extended === 'smoothed';
   // With closed windows the lookback also takes a sample exactly lookback before t.
   const selectLb = lb + st.opts.edgeMs;
-  const raw = await fetchRaw(sel, g.start - selectLb + 1, gridEnd(g) + (smoothed ? lb : 0), st);
+  const minT = g.start - selectLb + 1;
+  const maxT = gridEnd(g) + (smoothed ? lb : 0);
+  // A selector written once in the query is read series by series: only its values on the grid
+  // stay, not every raw sample of every series at once (24 h of 1-minute samples are 11 times
+  // the grid of a 5-minute step).
+  const raw = st.mayRefetch(sel) ? await fetchRaw(sel, minT, maxT, st) : streamRaw(sel, minT, maxT, st);
   const out: Series[] = [];
   const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
-  for (const r of raw) {
+  for await (const r of raw) {
     await st.yieldAfter(g.n + r.timestamps.length);
     const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, selectLb, wantTimestamps, reuse);
     if (s === null) continue;

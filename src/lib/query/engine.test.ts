@@ -105,7 +105,11 @@ describe('query limits and statistics', () => {
   // the Searcher contract), so only a consumer that finishes each series first sees every value.
   it('reads a selector written once series by series', async () => {
     const reused: Searcher = {
-      ...db,
+      searchLabelSets: db.searchLabelSets.bind(db),
+      labelNames: db.labelNames.bind(db),
+      labelValues: db.labelValues.bind(db),
+      seriesCount: db.seriesCount.bind(db),
+      tsdbStatus: db.tsdbStatus.bind(db),
       async *searchSeries(q, signal) {
         let ts: Float64Array | undefined;
         let vs: Float64Array | undefined;

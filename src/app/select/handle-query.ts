@@ -10,6 +10,11 @@ import { parseStepParam, parseTimeParam } from './time-params.ts';
 /** RawJson is a response body already rendered as JSON (text, or its UTF-8 bytes). */
 export interface RawJson {
   readonly json: string | Buffer;
+  /**
+   * owned: json is a Buffer alone on its memory, referenced by nothing else, so the sender frees
+   * that memory once the response is written (see request-context.ts).
+   */
+  readonly owned?: boolean;
 }
 
 function requireQuery(c: ReadContext): Expr {
@@ -85,7 +90,9 @@ export async function handleRangeQuery(c: ReadContext): Promise<RawJson> {
   const started = performance.now();
   const useCache = !c.deps.limits.disableCache && c.params.get('nocache') !== '1' && isCacheable(expr);
   const res = useCache ? await cachedRange(c, expr, filters, start, end, step, opts) : await range(c.deps.storage, expr, start, end, step, opts);
-  return { json: envelope(res, performance.now() - started) };
+  const json = envelope(res, performance.now() - started);
+  // A matrix is rendered into a buffer of its own (matrixJson).
+  return { json, owned: res.type === 'matrix' };
 }
 
 async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, start: number, end: number, step: number, opts: QueryOptions): Promise<QueryResult> {

@@ -53,15 +53,27 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
   const head = Buffer.from(`{"metric":${writeMetric(labels)},"values":[`);
   const lines = Math.ceil(n / step);
   const w = out.start(lines * (head.length + 32) + n * 2 * MAX_NUMBER_CHARS);
+  // Values are formatted by one JSON.stringify of the series: String(v) of a double allocates
+  // its text in V8's old generation (the number-to-string cache lives there), so an export of
+  // millions of values piled up old-generation garbage until a full collection.
+  // Series of whole numbers (counters) keep the cheaper digit writer.
+  const digits = allSafeIntegers(values) ? undefined : JSON.stringify(Array.from(values));
+  let pos = 1; // past '['
   for (let from = 0; from < n; from += step) {
     const to = Math.min(n, from + step);
     w.bytes(head);
     for (let i = from; i < to; i++) {
       if (i > from) w.byte(COMMA);
       const v = values[i]!;
-      if (v === 0 && Object.is(v, -0)) w.ascii('-0');
-      else if (Number.isSafeInteger(v)) w.int(v);
-      else w.ascii(jsonValue(v));
+      if (digits === undefined) w.int(v);
+      else if (v === 0 && Object.is(v, -0)) {
+        w.ascii('-0');
+        pos += 2; // JSON.stringify wrote "0,"
+      } else if (Number.isFinite(v)) pos = w.token(digits, pos);
+      else {
+        w.ascii(jsonValue(v));
+        pos += 5; // "null,"
+      }
     }
     w.ascii('],"timestamps":[');
     for (let i = from; i < to; i++) {
@@ -75,7 +87,16 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
   return true;
 }
 
+function allSafeIntegers(values: ArrayLike<number>): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isSafeInteger(v) || (v === 0 && Object.is(v, -0))) return false;
+  }
+  return true;
+}
+
 const COMMA = 44;
+const CLOSE = 93;
 const MINUS = 45;
 // The longest String() of a number ("-2.2250738585072014e-308") plus a comma.
 const MAX_NUMBER_CHARS = 26;
@@ -111,6 +132,15 @@ class LineWriter {
     let at = this.#len;
     for (let i = 0; i < s.length; i++) b[at++] = s.charCodeAt(i);
     this.#len = at;
+  }
+
+  /** token appends the characters of text from pos up to the next ',' or ']'; returns the position after it. */
+  token(text: string, pos: number): number {
+    const b = this.#buf;
+    let at = this.#len;
+    for (let c = text.charCodeAt(pos); c !== COMMA && c !== CLOSE; c = text.charCodeAt(++pos)) b[at++] = c;
+    this.#len = at;
+    return pos + 1;
   }
 
   /** int appends a safe integer's decimal digits (what String() gives for it). */

@@ -44,7 +44,7 @@ gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', 
 const gc = exposeGc();
 const youngGarbage = gc === undefined ? undefined : new YoungGarbage(gc);
 const insertOptions = {
-  ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.05)),
+  ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.25)),
   ...(youngGarbage === undefined ? {} : { onBodyRead: (bytes: number) => youngGarbage.note(bytes) }),
 
   onBackfill: () => cache.reset(),

@@ -1,14 +1,11 @@
+import { common } from '../../lib/protoparser/index.ts';
 import { type SeriesResult } from '../../lib/query/index.ts';
 import { type Labels } from '../../lib/storageapi/index.ts';
 
 // Hand-built JSON for query results: a range result holds millions of points, and building one
 // object per point only to stringify it would dominate query latency.
 //
-// Numbers of a matrix are never turned into strings one by one: String(v) of a non-small number
-// allocates its text in V8's old generation (the text goes into V8's number-to-string cache,
-// which lives there), so a range result's millions of values became old-generation garbage that
-// only a full collection frees, and the heap grew by tens of MiB per large answer. JSON.stringify
-// of a whole array writes the same shortest round-trip digits straight into its result instead.
+// Numbers of a matrix are never turned into strings one by one (common.DoubleDigits says why).
 
 /** formatSampleValue spells a float the way Prometheus' JSON does: "NaN", "+Inf", "-Inf", else shortest form. */
 export function formatSampleValue(v: number): string {
@@ -46,7 +43,6 @@ const SERIES_FRAME_BYTES = 24;
 const COMMA = 44;
 const QUOTE = 34;
 const CLOSE_BRACKET = 93;
-const LETTER_N = 110;
 const NAN = Buffer.from('NaN');
 const POS_INF = Buffer.from('+Inf');
 const NEG_INF = Buffer.from('-Inf');
@@ -97,28 +93,22 @@ export function matrixJson(head: string, matrix: readonly SeriesResult[], tail: 
 function writePoints(out: Buffer, at: number, s: SeriesResult, prefixes: Map<number, Buffer>): number {
   const ts = s.timestamps;
   const vs = s.values;
-  // Non-finite values come out as null; their spelling is taken from vs below.
-  const digits = JSON.stringify(Array.from(vs));
-  let pos = 1; // past '['
+  digits.reset(vs);
   for (let i = 0; i < ts.length; i++) {
     if (i > 0) out[at++] = COMMA;
     const p = prefixes.get(ts[i]!)!;
     for (let j = 0; j < p.length; j++) out[at++] = p[j]!;
-    let c = digits.charCodeAt(pos);
-    if (c === LETTER_N) {
+    const end = digits.copyNext(out, at);
+    if (end >= 0) at = end;
+    else {
       const v = vs[i]!;
       const word = v > 0 ? POS_INF : v < 0 ? NEG_INF : NAN;
       for (let j = 0; j < word.length; j++) out[at++] = word[j]!;
-      pos += 5; // null and its separator
-    } else {
-      while (c !== COMMA && c !== CLOSE_BRACKET) {
-        out[at++] = c;
-        c = digits.charCodeAt(++pos);
-      }
-      pos++;
     }
     out[at++] = QUOTE;
     out[at++] = CLOSE_BRACKET;
   }
   return at;
 }
+
+const digits = new common.DoubleDigits();

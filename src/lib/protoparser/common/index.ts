@@ -11,3 +11,4 @@ export { SeriesKeyDictionary, SeriesKeyTable, ownString } from './series-keys.ts
 export { KeyedColumns } from './keyed-columns.ts';
 export { streamKeyedLines, type KeyedBlockParser, type KeyedStreamOptions } from './keyed-stream.ts';
 export { readDecimal, readInteger, type NumberOut } from './float-bytes.ts';
+export { DoubleDigits } from './double-digits.ts';

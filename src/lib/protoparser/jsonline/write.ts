@@ -5,6 +5,7 @@
 // the importer (and VictoriaMetrics') reads back; -0 is written as -0. Staleness markers are
 // plain NaN here.
 
+import { DoubleDigits } from '../common/double-digits.ts';
 import type { Labels } from '../common/row.ts';
 
 /** writeMetric renders the `"metric":{…}` object of a label set. */
@@ -53,26 +54,20 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
   const head = Buffer.from(`{"metric":${writeMetric(labels)},"values":[`);
   const lines = Math.ceil(n / step);
   const w = out.start(lines * (head.length + 32) + n * 2 * MAX_NUMBER_CHARS);
-  // Values are formatted by one JSON.stringify of the series: String(v) of a double allocates
-  // its text in V8's old generation (the number-to-string cache lives there), so an export of
-  // millions of values piled up old-generation garbage until a full collection.
-  // Series of whole numbers (counters) keep the cheaper digit writer.
-  const digits = allSafeIntegers(values) ? undefined : JSON.stringify(Array.from(values));
-  let pos = 1; // past '['
+  // Values are spelled by DoubleDigits (no String(v) garbage); series of whole numbers
+  // (counters) keep the cheaper digit writer.
+  const ints = allSafeIntegers(values);
+  if (!ints) digits.reset(values);
   for (let from = 0; from < n; from += step) {
     const to = Math.min(n, from + step);
     w.bytes(head);
     for (let i = from; i < to; i++) {
       if (i > from) w.byte(COMMA);
       const v = values[i]!;
-      if (digits === undefined) w.int(v);
-      else if (v === 0 && Object.is(v, -0)) {
-        w.ascii('-0');
-        pos += 2; // JSON.stringify wrote "0,"
-      } else if (Number.isFinite(v)) pos = w.token(digits, pos);
+      if (ints) w.int(v);
       else {
-        w.ascii(jsonValue(v));
-        pos += 5; // "null,"
+        if (v === 0 && Object.is(v, -0)) w.byte(MINUS); // JSON.stringify spells -0 as 0
+        if (!w.digits(digits)) w.ascii(jsonValue(v));
       }
     }
     w.ascii('],"timestamps":[');
@@ -96,8 +91,8 @@ function allSafeIntegers(values: ArrayLike<number>): boolean {
 }
 
 const COMMA = 44;
-const CLOSE = 93;
 const MINUS = 45;
+const digits = new DoubleDigits();
 // The longest String() of a number ("-2.2250738585072014e-308") plus a comma.
 const MAX_NUMBER_CHARS = 26;
 
@@ -134,13 +129,12 @@ class LineWriter {
     this.#len = at;
   }
 
-  /** token appends the characters of text from pos up to the next ',' or ']'; returns the position after it. */
-  token(text: string, pos: number): number {
-    const b = this.#buf;
-    let at = this.#len;
-    for (let c = text.charCodeAt(pos); c !== COMMA && c !== CLOSE; c = text.charCodeAt(++pos)) b[at++] = c;
-    this.#len = at;
-    return pos + 1;
+  /** digits appends the next value of d; false (nothing appended) for a non-finite value. */
+  digits(d: DoubleDigits): boolean {
+    const end = d.copyNext(this.#buf, this.#len);
+    if (end < 0) return false;
+    this.#len = end;
+    return true;
   }
 
   /** int appends a safe integer's decimal digits (what String() gives for it). */

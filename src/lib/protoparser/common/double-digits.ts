@@ -1,0 +1,46 @@
+// Writers of long series (JSON-lines exports, query answers) spell doubles without String(v):
+// String(v) of a double allocates its text in V8's old generation (the number-to-string cache
+// lives there), so every value of a large answer became garbage only a full collection frees.
+// JSON.stringify of the whole series writes the same shortest round-trip digits into one string.
+
+const COMMA = 44;
+const CLOSE_BRACKET = 93;
+// "null" and the separator after it.
+const NULL_TOKEN = 5;
+
+/**
+ * DoubleDigits hands out the digits of a series' values one value after the other, as
+ * JSON.stringify spells them (shortest round trip; -0 as "0"). Non-finite values have no digits:
+ * copyNext skips them and the caller writes its own spelling. One instance serves one series at
+ * a time, from reset() until its last value.
+ */
+export class DoubleDigits {
+  #text = '[]';
+  #pos = 1;
+
+  /** reset starts on the values of another series. */
+  reset(values: ArrayLike<number>): void {
+    this.#text = JSON.stringify(Array.from(values));
+    this.#pos = 1;
+  }
+
+  /**
+   * copyNext writes the next value's digits into out from `at` and returns the end, or -1 for a
+   * non-finite value (nothing written). out must have room for 24 bytes.
+   */
+  copyNext(out: Uint8Array, at: number): number {
+    const text = this.#text;
+    let pos = this.#pos;
+    let c = text.charCodeAt(pos);
+    if (c === 110) { // n of null
+      this.#pos = pos + NULL_TOKEN;
+      return -1;
+    }
+    while (c !== COMMA && c !== CLOSE_BRACKET) {
+      out[at++] = c;
+      c = text.charCodeAt(++pos);
+    }
+    this.#pos = pos + 1;
+    return at;
+  }
+}

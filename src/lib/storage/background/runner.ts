@@ -123,7 +123,9 @@ export class WorkerRunner implements BackgroundRunner {
       const p = this.#pending.get(r.id);
       if (!p) return;
       this.#pending.delete(r.id);
-      if (this.#pendingOf(w) === 0) {
+      // Every pending request is the current worker's: a worker is retired only with none, and one
+      // that died has its own rejected on exit (that is what Pending.worker is for).
+      if (this.#pending.size === 0) {
         w.unref();
         this.#armIdle(w);
       }
@@ -148,17 +150,11 @@ export class WorkerRunner implements BackgroundRunner {
     return w;
   }
 
-  #pendingOf(w: Worker): number {
-    let n = 0;
-    for (const p of this.#pending.values()) if (p.worker === w) n++;
-    return n;
-  }
-
   // armIdle retires worker w once it has had no request for idleMs.
   #armIdle(w: Worker): void {
     clearTimeout(this.#idleTimer);
     this.#idleTimer = setTimeout(() => {
-      if (this.#worker !== w || this.#pendingOf(w) > 0) return;
+      if (this.#worker !== w || this.#pending.size > 0) return;
       this.#worker = undefined;
       this.#retiredAt = this.#now();
       void w.terminate();

@@ -51,22 +51,25 @@ export interface SummaryChild {
 
 class Series implements SummaryChild {
   readonly labels: Record<string, string>;
-  readonly #owner: WindowedSummary<string>;
+  readonly #name: string;
+  // currentSlot advances the summary's window to now and returns the slot to count in.
+  readonly #currentSlot: () => number;
   readonly slots: Float64Array[];
-  readonly slotMax: number[];
+  readonly slotMax: Float64Array;
   count = 0;
   sum = 0;
 
-  constructor(owner: WindowedSummary<string>, labels: Record<string, string>, ageBuckets: number) {
-    this.#owner = owner;
+  constructor(name: string, currentSlot: () => number, labels: Record<string, string>, ageBuckets: number) {
+    this.#name = name;
+    this.#currentSlot = currentSlot;
     this.labels = labels;
     this.slots = Array.from({ length: ageBuckets }, () => new Float64Array(BUCKETS));
-    this.slotMax = new Array<number>(ageBuckets).fill(-Infinity);
+    this.slotMax = new Float64Array(ageBuckets).fill(-Infinity);
   }
 
   observe(value: number): void {
-    if (!Number.isFinite(value)) throw new TypeError(`cannot observe ${value} in summary ${this.#owner.name}: not a finite number`);
-    const slot = this.#owner.currentSlot();
+    if (!Number.isFinite(value)) throw new TypeError(`cannot observe ${value} in summary ${this.#name}: not a finite number`);
+    const slot = this.#currentSlot();
     this.slots[slot]![bucketOf(value)]!++;
     if (value > this.slotMax[slot]!) this.slotMax[slot] = value;
     this.count++;
@@ -143,7 +146,7 @@ export class WindowedSummary<L extends string = never> {
     if (s === undefined) {
       const labels: Record<string, string> = {};
       this.labelNames.forEach((n, i) => { labels[n] = values[i]!; });
-      s = new Series(this as unknown as WindowedSummary<string>, labels, this.#o.ageBuckets);
+      s = new Series(this.name, this.#currentSlot, labels, this.#o.ageBuckets);
       this.#series.set(key, s);
     }
     return s;
@@ -160,8 +163,8 @@ export class WindowedSummary<L extends string = never> {
     this.#series.delete(values.join('\u0000'));
   }
 
-  /** currentSlot advances the window to now (clearing expired slots) and returns the slot to count in. */
-  currentSlot(): number {
+  // currentSlot advances the window to now (clearing expired slots) and returns the slot to count in.
+  readonly #currentSlot = (): number => {
     const now = this.#now();
     if (now < this.#slotEndsMs) return this.#slot;
     const n = this.#o.ageBuckets;
@@ -172,11 +175,11 @@ export class WindowedSummary<L extends string = never> {
     }
     this.#slotEndsMs += Math.floor((now - this.#slotEndsMs) / this.#slotMs + 1) * this.#slotMs;
     return this.#slot;
-  }
+  };
 
   /** get renders the metric for a prom-client Registry. */
   async get(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: string }> {
-    this.currentSlot();
+    this.#currentSlot();
     const values: MetricValue[] = [];
     for (const s of this.#series.values()) {
       const q = s.quantiles(this.#o.percentiles);

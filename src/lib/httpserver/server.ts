@@ -9,6 +9,7 @@ import { counter } from '../metrics/index.ts';
 import { checkBasicAuth, constantTimeEqual } from './auth.ts';
 import { builtinRoutes } from './builtin-routes.ts';
 import { ConnectionLifetime } from './conn-lifetime.ts';
+import { AcceptGroup } from './accept-group.ts';
 import { parseListenAddr } from './listen-addr.ts';
 import { createProxyProtocolListener } from './proxy-listener.ts';
 import { RawCatchAllTable } from './raw-routes.ts';
@@ -61,6 +62,7 @@ export class HttpServer {
   readonly #o: HttpServerOptions;
   readonly #lifetime: ConnectionLifetime;
   #front: NetServer | undefined;
+  #acceptors: AcceptGroup | undefined;
   #stopTlsWatch: () => void = () => {};
   #healthy = true;
   #closing = false;
@@ -214,10 +216,10 @@ export class HttpServer {
           o.logger.warn(`closed connection from ${peer}: ${reason}`);
         },
       });
-      await listenOn(this.#front, host, port);
+      this.#acceptors = await AcceptGroup.listen(this.#front, host, port);
       return formatAddress(this.#front.address() as AddressInfo);
     }
-    await listenOn(server, host, port);
+    this.#acceptors = await AcceptGroup.listen(server, host, port);
     return formatAddress(server.address() as AddressInfo);
   }
 
@@ -240,7 +242,8 @@ export class HttpServer {
     this.#stopTlsWatch();
     this.#front?.close();
     const server = this.app.server as HttpServerNode;
-    const closing = this.app.close();
+    // Connections accepted by the extra listening sockets count on those sockets' servers.
+    const closing = Promise.all([this.app.close(), this.#acceptors?.close()]);
     // Keep-alive connections would otherwise linger until -http.idleConnTimeout.
     this.#lifetime.expireAll();
     let timer: NodeJS.Timeout | undefined;
@@ -257,16 +260,6 @@ export class HttpServer {
 function hasLabels(metric: object, names: readonly string[]): boolean {
   const have = (metric as { labelNames?: readonly string[] }).labelNames ?? [];
   return names.every((n) => have.includes(n));
-}
-
-function listenOn(server: NetServer, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.removeListener('error', reject);
-      resolve();
-    });
-  });
 }
 
 function formatAddress(a: AddressInfo): string {

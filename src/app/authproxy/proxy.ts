@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   type BalancingPolicy, forward, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, QueryError, type RequestBody,
-  Semaphore, upstreamRequestHeaders,
+  SharedSemaphore, upstreamRequestHeaders,
 } from '../../lib/httpproxy/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type AuthConfig } from './config-types.ts';
@@ -10,7 +10,10 @@ import { ERRORS, type ProxyError, type ProxyErrorCode } from './errors.ts';
 import * as m from './metrics.ts';
 import { sendPlain } from './responses.ts';
 import { selectRoute, upstreamPath } from './routing.ts';
-import { buildState, type ProxyState, type Route, type Target, type UserState } from './state.ts';
+import { type BackendLoad } from './backend-load.ts';
+import {
+  adoptSharedBuffers, buildState, type ProxyState, type Route, sharedBuffers, type SharedBuffers, type Target, type UserState,
+} from './state.ts';
 
 /** AuthProxyOptions are the auth proxy's flags as values (see flags.ts), plus injected clock and logger. */
 export interface AuthProxyOptions {
@@ -30,6 +33,11 @@ export interface AuthProxyOptions {
   readonly logger: Logger;
   /** now returns ms since the epoch (for -failTimeout). */
   readonly now: () => number;
+  /**
+   * globalLimiter is the buffer of another thread's -maxConcurrentRequests semaphore, for a proxy
+   * serving the same port in a further thread; by default the proxy makes its own.
+   */
+  readonly globalLimiter?: SharedArrayBuffer;
 }
 
 type Auth = UserState | 'missing' | 'invalid';
@@ -40,15 +48,16 @@ type Auth = UserState | 'missing' | 'invalid';
  */
 export class AuthProxy {
   readonly #o: AuthProxyOptions;
-  readonly #global: Semaphore;
+  readonly #global: SharedSemaphore;
   readonly #pools: PoolRegistry;
-  readonly #limiters = new Map<string, Semaphore>();
+  readonly #limiters = new Map<string, SharedSemaphore>();
+  readonly #loads = new Map<string, BackendLoad>();
   readonly #snapshot = () => this.limitSnapshot();
   #state: ProxyState | undefined;
 
   constructor(o: AuthProxyOptions) {
     this.#o = o;
-    this.#global = new Semaphore(o.maxConcurrentRequests);
+    this.#global = o.globalLimiter === undefined ? SharedSemaphore.create(o.maxConcurrentRequests) : new SharedSemaphore(o.globalLimiter);
     // -maxIdleConnsPerBackend counts idle connections (SPEC); undici caps only all connections, so
     // the cap is the global concurrency limit (each connection carries one request in flight) and
     // idle ones close after 60 s. A cap of 100 made the 29th-and-later of 128 concurrent clients
@@ -57,11 +66,26 @@ export class AuthProxy {
     m.limitSources.add(this.#snapshot);
   }
 
-  /** setConfig starts serving cfg (pools and per-user limiters carry over). */
-  setConfig(cfg: AuthConfig): void {
+  /**
+   * setConfig starts serving cfg (pools, per-user limiters and backend loads carry over). A proxy in
+   * a further thread passes the buffers of the first thread's state for the same config.
+   */
+  setConfig(cfg: AuthConfig, shared?: SharedBuffers): void {
+    const cells = { limiters: this.#limiters, loads: this.#loads };
+    if (shared !== undefined) adoptSharedBuffers(cells, shared);
     this.#state = buildState(cfg, {
-      pools: this.#pools, limiters: this.#limiters, maxConcurrentPerUserRequests: this.#o.maxConcurrentPerUserRequests, policy: this.#o.loadBalancingPolicy,
+      pools: this.#pools, ...cells, maxConcurrentPerUserRequests: this.#o.maxConcurrentPerUserRequests, policy: this.#o.loadBalancingPolicy,
     });
+  }
+
+  /** globalLimiter is the buffer of the -maxConcurrentRequests semaphore (for further threads). */
+  get globalLimiter(): SharedArrayBuffer {
+    return this.#global.buffer;
+  }
+
+  /** sharedBuffers are the current state's limiter and load buffers (for further threads). */
+  sharedBuffers(): SharedBuffers {
+    return sharedBuffers({ limiters: this.#limiters, loads: this.#loads });
   }
 
   /** limitSnapshot reports capacities and current counts for the gauges. */
@@ -199,7 +223,7 @@ export class AuthProxy {
     return false;
   }
 
-  async #wait(s: Semaphore, waitMs: number, raw: IncomingMessage): Promise<boolean> {
+  async #wait(s: SharedSemaphore, waitMs: number, raw: IncomingMessage): Promise<boolean> {
     const a = s.acquire(waitMs);
     const onClose = () => a.cancel();
     raw.once('close', onClose);
@@ -228,11 +252,11 @@ export class AuthProxy {
         if (err instanceof QueryError) return sendPlain(res, 400, err.message);
         throw err;
       }
-      t.inFlight++;
+      t.load.begin();
       const result = await forward(t.pool, {
         path, method: raw.method ?? 'GET', headers: r.headers, body, timeoutMs: this.#o.responseTimeoutMs, windowBytes: this.#o.responseWindowBytes,
       }, res);
-      t.inFlight--;
+      t.load.end();
       if (result.kind !== 'failed') return;
       lastError = result.error;
       t.errors.inc();
@@ -241,7 +265,7 @@ export class AuthProxy {
         this.#o.logger.warn({ err: result.error }, `backend "${t.url.text}" did not answer within -responseTimeout=${this.#o.responseTimeoutMs}ms`);
         return sendPlain(res, 502, `cannot proxy the request to "${t.url.text}": no response within -responseTimeout`);
       }
-      t.brokenUntilMs = now + this.#o.failTimeoutMs;
+      t.load.markBroken(now + this.#o.failTimeoutMs);
       this.#o.logger.warn({ err: result.error }, `cannot proxy the request to "${t.url.text}"; skipping this backend for -failTimeout`);
       if (r.body.kind === 'stream' && r.body.stream.readableDidRead) {
         return sendPlain(res, 503, `cannot retry the request on another backend: its body (over -maxRequestBodySizeToRetry=${this.#o.maxRequestBodySizeToRetry} bytes) was already sent`);

@@ -1,19 +1,36 @@
 import { type Pool } from 'undici';
 import {
-  type Backend, Balancer, type BalancingPolicy, type ExtraHeaders, extraHeaders, type HeaderPair, type IpFilter, type PoolRegistry, Semaphore,
+  type Backend, Balancer, type BalancingPolicy, type ExtraHeaders, extraHeaders, type HeaderPair, type IpFilter, type PoolRegistry, SharedSemaphore,
 } from '../../lib/httpproxy/index.ts';
 import { type Counter, type Summary } from '../../lib/metrics/index.ts';
+import { BackendLoad } from './backend-load.ts';
 import { type AuthConfig, type TargetUrl, type UserConfig } from './config-types.ts';
 import * as m from './metrics.ts';
 
 type CounterChild = ReturnType<Counter<string>['labels']>;
 type SummaryChild = ReturnType<Summary<string>['labels']>;
 
-/** Target is a backend URL with its live load, failure state and connection pool. */
-export interface Target extends Backend {
+/** Target is a backend URL with its live load, failure state (shared by all threads) and connection pool. */
+export class Target implements Backend {
   readonly url: TargetUrl;
   readonly pool: Pool;
   readonly errors: CounterChild;
+  readonly load: BackendLoad;
+
+  constructor(url: TargetUrl, pool: Pool, errors: CounterChild, load: BackendLoad) {
+    this.url = url;
+    this.pool = pool;
+    this.errors = errors;
+    this.load = load;
+  }
+
+  get inFlight(): number {
+    return this.load.inFlight;
+  }
+
+  get brokenUntilMs(): number {
+    return this.load.brokenUntilMs;
+  }
 }
 
 /** Route is where a matched request goes: balanced targets plus the headers to add. */
@@ -28,7 +45,7 @@ export interface Route {
 export interface UserState {
   readonly cfg: UserConfig;
   readonly unauthorized: boolean;
-  readonly limiter: Semaphore;
+  readonly limiter: SharedSemaphore;
   readonly requests: CounterChild;
   readonly duration: SummaryChild;
   readonly limitReached: CounterChild;
@@ -46,11 +63,24 @@ export interface ProxyState {
   readonly ipFilter: IpFilter | undefined;
 }
 
+/**
+ * SharedBuffers are the buffers behind a state's per-user limiters (by credentials) and backend
+ * loads (by URL text), sent to the other threads with the config so that they count in the same cells.
+ */
+export interface SharedBuffers {
+  readonly limiters: ReadonlyMap<string, SharedArrayBuffer>;
+  readonly loads: ReadonlyMap<string, SharedArrayBuffer>;
+}
+
 /** StateDeps are what building a state needs from the running proxy. */
 export interface StateDeps {
   readonly pools: PoolRegistry;
-  /** limiters keeps per-user semaphores across reloads (keyed by credentials) so in-flight counts survive. */
-  readonly limiters: Map<string, Semaphore>;
+  /**
+   * limiters and loads keep per-user semaphores (keyed by credentials) and backend loads (keyed by
+   * URL text) across reloads so that in-flight counts survive; entries the config no longer uses go.
+   */
+  readonly limiters: Map<string, SharedSemaphore>;
+  readonly loads: Map<string, BackendLoad>;
   readonly maxConcurrentPerUserRequests: number;
   readonly policy: BalancingPolicy;
 }
@@ -58,14 +88,17 @@ export interface StateDeps {
 /** buildState turns a parsed config into serving state, reusing pools and per-user limiters. */
 export function buildState(cfg: AuthConfig, deps: StateDeps): ProxyState {
   const origins = new Set<string>();
-  const keep = new Map<string, Semaphore>();
+  const keep = new Map<string, SharedSemaphore>();
+  const keepLoads = new Map<string, BackendLoad>();
   const targets = new Map<string, Target>();
   const target = (url: TargetUrl): Target => {
     origins.add(url.origin);
     // One Target per distinct URL text, so routes sharing a backend share its load and failures.
     let t = targets.get(url.text);
     if (t === undefined) {
-      t = { url, pool: deps.pools.get(url.origin), errors: m.backendErrors.labels(url.text), inFlight: 0, brokenUntilMs: 0 };
+      const load = deps.loads.get(url.text) ?? new BackendLoad();
+      keepLoads.set(url.text, load);
+      t = new Target(url, deps.pools.get(url.origin), m.backendErrors.labels(url.text), load);
       targets.set(url.text, t);
     }
     return t;
@@ -76,7 +109,7 @@ export function buildState(cfg: AuthConfig, deps: StateDeps): ProxyState {
     const limitKey = unauthorized ? '\0unauthorized' : u.authKeys[0]!;
     const capacity = u.maxConcurrentRequests ?? deps.maxConcurrentPerUserRequests;
     let limiter = deps.limiters.get(limitKey);
-    if (limiter === undefined) limiter = new Semaphore(capacity);
+    if (limiter === undefined) limiter = SharedSemaphore.create(capacity);
     else limiter.setCapacity(capacity);
     keep.set(limitKey, limiter);
     return {
@@ -96,6 +129,8 @@ export function buildState(cfg: AuthConfig, deps: StateDeps): ProxyState {
   const unauthorized = cfg.unauthorizedUser === undefined ? undefined : user(cfg.unauthorizedUser, true);
   deps.limiters.clear();
   for (const [k, v] of keep) deps.limiters.set(k, v);
+  deps.loads.clear();
+  for (const [k, v] of keepLoads) deps.loads.set(k, v);
   deps.pools.retain(origins);
   return { byKey, users, unauthorized, ipFilter: cfg.ipFilter };
 }
@@ -105,4 +140,18 @@ function mergeHeaders(user: readonly HeaderPair[], entry: readonly HeaderPair[])
   if (entry.length === 0) return [...user];
   const names = new Set(entry.map((h) => h.name.toLowerCase()));
   return [...user.filter((h) => !names.has(h.name.toLowerCase())), ...entry];
+}
+
+/** sharedBuffers lists the buffers of a proxy's limiters and loads (after buildState). */
+export function sharedBuffers(deps: Pick<StateDeps, 'limiters' | 'loads'>): SharedBuffers {
+  return {
+    limiters: new Map([...deps.limiters].map(([k, v]) => [k, v.buffer])),
+    loads: new Map([...deps.loads].map(([k, v]) => [k, v.buffer])),
+  };
+}
+
+/** adoptSharedBuffers makes deps count in another thread's cells (before buildState). */
+export function adoptSharedBuffers(deps: Pick<StateDeps, 'limiters' | 'loads'>, b: SharedBuffers): void {
+  for (const [k, buf] of b.limiters) if (deps.limiters.get(k)?.buffer !== buf) deps.limiters.set(k, new SharedSemaphore(buf));
+  for (const [k, buf] of b.loads) if (deps.loads.get(k)?.buffer !== buf) deps.loads.set(k, new BackendLoad(buf));
 }

@@ -3,6 +3,8 @@ import { type Backend, Balancer } from './balancer.ts';
 
 interface B extends Backend {
   readonly name: string;
+  inFlight: number;
+  brokenUntilMs: number;
 }
 const backends = (...load: number[]): B[] => load.map((inFlight, i) => ({ name: `b${i}`, inFlight, brokenUntilMs: 0 }));
 const names = (bal: Balancer<B>, n: number, now = 0, exclude?: Set<B>) => Array.from({ length: n }, () => bal.pick(now, exclude)?.name ?? '-');

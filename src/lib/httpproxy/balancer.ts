@@ -1,12 +1,12 @@
 /**
  * Backend is one upstream target of a route: its load (requests in flight) and until when it is
- * skipped after a network failure. Mutated only on the event loop, so no locking is needed.
+ * skipped after a network failure, as the balancer reads them; their owner keeps them current.
  */
 export interface Backend {
   /** inFlight is the number of requests currently sent to this backend. */
-  inFlight: number;
+  readonly inFlight: number;
   /** brokenUntilMs: the backend is skipped before this time (ms since epoch; 0 = healthy). */
-  brokenUntilMs: number;
+  readonly brokenUntilMs: number;
 }
 
 /** BalancingPolicy: `least_loaded` spreads load; `first_available` sends everything to the first healthy backend (failover). */

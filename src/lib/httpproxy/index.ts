@@ -9,3 +9,4 @@ export { decodeArgName, forcedArgsFromSearch, mergeQueryArgs, NO_FORCED_ARGS, Qu
 export { BodyReadError, prepareRequestBody, type RequestBody } from './request-body.ts';
 export { cleanPath, encodePath, normalizeRequestPath, PathError, type NormalizedPath } from './request-path.ts';
 export { Semaphore, type Acquisition } from './semaphore.ts';
+export { SharedSemaphore } from './shared-semaphore.ts';

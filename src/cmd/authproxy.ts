@@ -15,6 +15,7 @@ reexecTuned({ keyFlag: '--max-semi-space-size', nodeFlags: ['--max-semi-space-si
 const { authProxyFlagsFromFlags, initAuthProxy } = await import('../app/authproxy/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');
 const { eulaAccepted, serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
+const { ProxyThreads, threadCount } = await import('../app/authproxy/threads.ts');
 
 const rt = startRuntime({ binary: 'authproxy', metricsPrefix: 'authproxy', defaultListenAddr: ':8427', allowProxyProtocol: true });
 let flags;
@@ -24,18 +25,32 @@ try {
   process.stderr.write(`authproxy: ${(err as Error).message}\n`);
   process.exit(2);
 }
+const threads = threadCount(flags.threads);
+// Response buffers for slow clients are the proxy's only sizeable memory: give them a share, split
+// between the threads.
+const bufferBudgetBytes = rt.memoryBudget.share('authproxy response buffers', 0.5) / threads;
 let component;
 try {
   component = await initAuthProxy({
     flags, server: rt.server, logger: rt.logger, ipFiltersAllowed: eulaAccepted(),
     pathPrefix: String(defaultFlagSet.lookup('http.pathPrefix')?.value ?? ''),
-    // Response buffers for slow clients are the proxy's only sizeable memory: give them a share.
-    bufferBudgetBytes: rt.memoryBudget.share('authproxy response buffers', 0.5),
+    bufferBudgetBytes,
   });
 } catch (err) {
   rt.logger.fatal({ err }, `cannot start authproxy with -auth.config="${flags.authConfig}"`);
   process.exit(1);
 }
 const addr = await rt.server.listen();
-rt.logger.info(`authproxy listening on ${rt.server.app.initialConfig.https === undefined ? 'http' : 'https'}://${addr}`);
-await serveUntilSignal(rt, [component]);
+const components = [];
+if (threads > 1) {
+  try {
+    components.push(await ProxyThreads.start({
+      count: threads - 1, first: component, port: rt.server.port, argv: process.argv.slice(2), bufferBudgetBytes, logger: rt.logger,
+    }));
+  } catch (err) {
+    rt.logger.fatal({ err }, `cannot start ${threads - 1} more authproxy threads (-threads=${flags.threads})`);
+    process.exit(1);
+  }
+}
+rt.logger.info(`authproxy listening on ${rt.server.app.initialConfig.https === undefined ? 'http' : 'https'}://${addr} with ${threads} thread${threads === 1 ? '' : 's'}`);
+await serveUntilSignal(rt, [component, ...components]);

@@ -78,7 +78,7 @@ export function testFlags(configPath: string, overrides: Partial<AuthProxyFlags>
   return {
     authConfig: configPath, configCheckIntervalMs: 0, reloadAuthKey: '', maxConcurrentRequests: 1000, maxConcurrentPerUserRequests: 300,
     maxIdleConnsPerBackend: 100, failTimeoutMs: 3000, responseTimeoutMs: 300_000, logInvalidAuthTokens: true, maxQueueDurationMs: 10_000,
-    maxRequestBodySizeToRetry: 16 * 1024, loadBalancingPolicy: 'least_loaded', ...overrides,
+    maxRequestBodySizeToRetry: 16 * 1024, loadBalancingPolicy: 'least_loaded', threads: 1, ...overrides,
   };
 }
 

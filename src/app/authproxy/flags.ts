@@ -12,6 +12,7 @@ const responseTimeout = durationFlag('responseTimeout', '5m0s', 'Timeout for the
 const logInvalidAuthTokens = boolFlag('logInvalidAuthTokens', false, 'Whether to log requests with unknown credentials (the credentials themselves are never logged)');
 const maxQueueDuration = durationFlag('maxQueueDuration', '10s', 'How long a request may wait for a free concurrency slot (-maxConcurrentRequests, per-user limits) before it gets 429');
 const maxRequestBodySizeToRetry = sizeFlag('maxRequestBodySizeToRetry', '16KiB', 'Request bodies up to this size are buffered so a failed request can be retried on another backend; larger ones are streamed and not retried');
+const threads = intFlag('threads', 0, 'Threads serving -httpListenAddr, each with its own event loop, sharing the concurrency limits, backend state, metrics and config; 0 means one per CPU this process may use. Linux only: elsewhere always 1');
 const loadBalancingPolicy = enumFlag('loadBalancingPolicy', 'least_loaded', BALANCING_POLICIES, 'How a url_prefix list is balanced: least_loaded spreads requests over the least-loaded backends round-robin; first_available sends them to the first healthy backend');
 
 /** AuthProxyFlags are the auth proxy's own flag values. */
@@ -28,6 +29,8 @@ export interface AuthProxyFlags {
   readonly maxQueueDurationMs: number;
   readonly maxRequestBodySizeToRetry: number;
   readonly loadBalancingPolicy: (typeof BALANCING_POLICIES)[number];
+  /** threads is -threads as given (0: one per available CPU). */
+  readonly threads: number;
 }
 
 /** authProxyFlagsFromFlags reads the flags; throws Error naming a flag whose value is out of range. */
@@ -49,5 +52,6 @@ export function authProxyFlagsFromFlags(): AuthProxyFlags {
     maxQueueDurationMs: maxQueueDuration.value,
     maxRequestBodySizeToRetry: maxRequestBodySizeToRetry.value,
     loadBalancingPolicy: loadBalancingPolicy.value,
+    threads: threads.value < 0 ? (() => { throw new Error(`-threads must be 0 (one per CPU) or more, not ${threads.value}`); })() : threads.value,
   };
 }

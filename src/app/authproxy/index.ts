@@ -1,18 +1,36 @@
 import { type HttpServer } from '../../lib/httpserver/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type Component } from '../../lib/process/index.ts';
+import { parseAuthConfig } from './config-parse.ts';
 import { readConfigText } from './config-source.ts';
 import { type AuthProxyFlags } from './flags.ts';
 import { AuthProxy } from './proxy.ts';
 import { ConfigReloader } from './reloader.ts';
 import { responseWindow } from './response-window.ts';
 import { registerAuthProxyRoutes } from './routes.ts';
+import { type SharedBuffers } from './state.ts';
 
 export { ConfigError } from './config-error.ts';
 export { parseAuthConfig, type ParseOptions } from './config-parse.ts';
 export { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } from './config-types.ts';
 export { authProxyFlagsFromFlags, type AuthProxyFlags } from './flags.ts';
 export { AuthProxy, type AuthProxyOptions } from './proxy.ts';
+export { type SharedBuffers } from './state.ts';
+
+/** ThreadConfig is a config as the first thread serves it: its text and its shared counting cells. */
+export interface ThreadConfig {
+  readonly text: string;
+  readonly shared: SharedBuffers;
+}
+
+/** ThreadInit makes a proxy serve from a further thread: config and reloads come from the first thread. */
+export interface ThreadInit {
+  /** globalLimiter is the first thread's -maxConcurrentRequests semaphore buffer. */
+  readonly globalLimiter: SharedArrayBuffer;
+  readonly config: ThreadConfig;
+  /** requestReload asks the first thread to reload (/-/reload served by this thread). */
+  readonly requestReload: () => void;
+}
 
 /** InitOptions wire the auth proxy into a binary (or a test). */
 export interface InitOptions {
@@ -31,6 +49,8 @@ export interface InitOptions {
    * for a slow client, between 64 KiB and 256 KiB. Default: 256 KiB per request.
    */
   readonly bufferBudgetBytes?: number;
+  /** thread: this proxy serves from a further thread (see ThreadInit); it then reads no config itself. */
+  readonly thread?: ThreadInit;
 }
 
 /** AuthProxyComponent is the running auth proxy: reload on SIGHUP, stop at shutdown. */
@@ -39,6 +59,15 @@ export interface AuthProxyComponent extends Component {
   /** reloadConfig re-reads -auth.config; resolves false when the new config was rejected. */
   reloadConfig(): Promise<boolean>;
   reload(): Promise<void>;
+  /** config is the config in use, for further threads (undefined in a further thread). */
+  config(): ThreadConfig | undefined;
+  /**
+   * onConfig registers a listener told every config the proxy starts serving after this call; a
+   * reload is done (and logged) when the listeners' promises settle.
+   */
+  onConfig(listener: (c: ThreadConfig) => Promise<void>): void;
+  /** applyThreadConfig starts serving a config the first thread serves (in a further thread). */
+  applyThreadConfig(c: ThreadConfig): void;
 }
 
 /**
@@ -55,25 +84,42 @@ export async function initAuthProxy(o: InitOptions): Promise<AuthProxyComponent>
     maxIdleConnsPerBackend: f.maxIdleConnsPerBackend, failTimeoutMs: f.failTimeoutMs, responseTimeoutMs: f.responseTimeoutMs,
     loadBalancingPolicy: f.loadBalancingPolicy, logInvalidAuthTokens: f.logInvalidAuthTokens, pathPrefix: o.pathPrefix, logger, now,
     responseWindowBytes: responseWindow(o.bufferBudgetBytes, f.maxConcurrentRequests),
+    ...(o.thread === undefined ? {} : { globalLimiter: o.thread.globalLimiter }),
   });
+  const parse = { env: o.env ?? process.env, ipFiltersAllowed: o.ipFiltersAllowed };
+  let current: ThreadConfig | undefined;
+  const listeners: Array<(c: ThreadConfig) => Promise<void>> = [];
   const reloader = new ConfigReloader({
     read: () => readConfigText(f.authConfig),
-    parse: { env: o.env ?? process.env, ipFiltersAllowed: o.ipFiltersAllowed },
-    apply: (cfg) => proxy.setConfig(cfg),
+    parse,
+    apply: async (cfg, text) => {
+      proxy.setConfig(cfg);
+      const c: ThreadConfig = { text, shared: proxy.sharedBuffers() };
+      current = c;
+      await Promise.all(listeners.map((l) => l(c)));
+    },
     logger, location: f.authConfig, now,
   });
-  await reloader.loadInitial();
+  // A further thread parses the text the first thread parsed (so both serve the same config) and
+  // counts in the first thread's cells.
+  const applyThreadConfig = (c: ThreadConfig) => proxy.setConfig(parseAuthConfig(c.text, parse), c.shared);
+  if (o.thread === undefined) await reloader.loadInitial();
+  else applyThreadConfig(o.thread.config);
+  const requestReload = o.thread?.requestReload;
   registerAuthProxyRoutes(o.server, {
     proxy,
-    reload: () => void reloader.reload(),
+    reload: requestReload ?? (() => void reloader.reload()),
     reloadAuthKey: () => f.reloadAuthKey,
   });
-  reloader.startInterval(f.configCheckIntervalMs);
+  if (o.thread === undefined) reloader.startInterval(f.configCheckIntervalMs);
   return {
     name: 'authproxy',
     proxy,
     reloadConfig: () => reloader.reload(),
     reload: async () => void (await reloader.reload()),
+    config: () => current,
+    onConfig: (l) => void listeners.push(l),
+    applyThreadConfig,
     stop: async () => {
       reloader.stop();
       await proxy.stop();

@@ -9,8 +9,11 @@ export interface ReloaderOptions {
   /** read returns the current config text (file or URL). */
   readonly read: () => Promise<string>;
   readonly parse: ParseOptions;
-  /** apply starts serving a successfully parsed config. */
-  readonly apply: (cfg: AuthConfig) => void;
+  /**
+   * apply starts serving a successfully parsed config (text is what it was parsed from); a reload
+   * counts as done when the promise it returns settles.
+   */
+  readonly apply: (cfg: AuthConfig, text: string) => void | Promise<void>;
   readonly logger: Logger;
   /** location names the config in logs. */
   readonly location: string;
@@ -37,7 +40,7 @@ export class ConfigReloader {
   /** loadInitial loads the config once; it throws (naming the problem) so the binary can exit. */
   async loadInitial(): Promise<void> {
     const text = await this.#o.read();
-    this.#applyText(text);
+    await this.#applyText(text);
   }
 
   /** reload re-reads the config; resolves true when it is now in use (or unchanged), false when it was rejected. */
@@ -68,7 +71,7 @@ export class ConfigReloader {
         m.reloadSuccessful.set(1);
         return true;
       }
-      this.#applyText(text);
+      await this.#applyText(text);
       this.#o.logger.info(`reloaded auth config "${this.#o.location}"`);
       return true;
     } catch (err) {
@@ -80,9 +83,9 @@ export class ConfigReloader {
     }
   }
 
-  #applyText(text: string): void {
+  async #applyText(text: string): Promise<void> {
     const cfg = parseAuthConfig(text, this.#o.parse);
-    this.#o.apply(cfg);
+    await this.#o.apply(cfg, text);
     this.#lastText = text;
     m.reloadSuccessful.set(1);
     m.reloadSuccessTimestamp.set(this.#o.now() / 1000);

@@ -8,5 +8,4 @@ export { PoolRegistry, type PoolOptions } from './pools.ts';
 export { decodeArgName, forcedArgsFromSearch, mergeQueryArgs, NO_FORCED_ARGS, QueryError, type ForcedArgs } from './query-args.ts';
 export { BodyReadError, prepareRequestBody, type RequestBody } from './request-body.ts';
 export { cleanPath, encodePath, normalizeRequestPath, PathError, type NormalizedPath } from './request-path.ts';
-export { Semaphore, type Acquisition } from './semaphore.ts';
-export { SharedSemaphore } from './shared-semaphore.ts';
+export { SharedSemaphore, type Acquisition } from './shared-semaphore.ts';

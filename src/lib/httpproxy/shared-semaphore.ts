@@ -1,4 +1,10 @@
-import { type Acquisition } from './semaphore.ts';
+/** Acquisition is a pending or settled request for a slot. */
+export interface Acquisition {
+  /** granted resolves true when the slot is held, false when the wait timed out or was cancelled. */
+  readonly granted: Promise<boolean>;
+  /** cancel withdraws a queued acquirer (granted resolves false at once); no effect once settled. */
+  cancel(): void;
+}
 
 // Int32 cells of a SharedSemaphore's buffer.
 const CURRENT = 0;
@@ -10,12 +16,14 @@ const GRANTED: Acquisition = { granted: Promise.resolve(true), cancel: () => {} 
 const DENIED: Acquisition = { granted: Promise.resolve(false), cancel: () => {} };
 
 /**
- * SharedSemaphore is Semaphore's contract over a SharedArrayBuffer, so that threads of one process
- * (each with its own event loop) share one limit exactly: the count of holders never exceeds the
- * capacity, whichever thread acquires. Waiters sleep with Atomics.waitAsync on the holder count and
- * are woken in the order they started waiting (the waiter list of an address is FIFO); a requester
- * arriving while a released slot is being handed over may take it first, so the order is FIFO only
- * among requesters that had to wait. Create it once with `create` and pass `buffer` to the other
+ * SharedSemaphore limits concurrent holders to `capacity`; acquirers beyond it wait for up to a
+ * given time. Its counts live in a SharedArrayBuffer, so threads of one process (each with its own
+ * event loop) share one limit exactly: the holders of all threads together never exceed the
+ * capacity. Waiters sleep with Atomics.waitAsync on the holder count and are woken in the order they
+ * started waiting (an address's waiter list is FIFO); a requester arriving while a released slot is
+ * being handed over may take it first, so the order is FIFO among requesters that had to wait.
+ * Capacity may change at any time: holders above a lowered capacity keep their slots, and newcomers
+ * wait until the count drops below it. Create it once with `create` and pass `buffer` to the other
  * threads, which wrap it with `new SharedSemaphore(buffer)`.
  */
 export class SharedSemaphore {

@@ -10,6 +10,11 @@ import { createServer, type Server as NetServer } from 'node:net';
  */
 export const ACCEPT_SOCKETS = process.platform === 'linux' ? 16 : 1;
 
+/** canShareListenPort: whether threads of this process can serve one port (AcceptGroup join). */
+export function canShareListenPort(): boolean {
+  return ACCEPT_SOCKETS > 1;
+}
+
 /** The net.Server settings an accepted socket inherits (Node sets them in net.Server's constructor). */
 interface AcceptSettings {
   readonly allowHalfOpen?: boolean;
@@ -32,15 +37,20 @@ export class AcceptGroup {
     this.#extras = extras;
   }
 
-  /** listen binds primary (and the extra sockets) to host:port; port 0 picks a free port. */
-  static async listen(primary: NetServer, host: string, port: number, count = ACCEPT_SOCKETS): Promise<AcceptGroup> {
-    if (count <= 1) {
+  /**
+   * listen binds primary (and the extra sockets) to host:port; port 0 picks a free port. With
+   * `join`, the group adds its sockets to a port another thread of this process bound with an
+   * AcceptGroup (Linux only), and the kernel spreads new connections over both threads' sockets.
+   */
+  static async listen(primary: NetServer, host: string, port: number, count = ACCEPT_SOCKETS, join = false): Promise<AcceptGroup> {
+    if (join && ACCEPT_SOCKETS <= 1) throw new Error(`cannot share ${host}:${port} between threads: SO_REUSEPORT needs Linux`);
+    if (count <= 1 && !join) {
       await listen(primary, { host, port });
       return new AcceptGroup([]);
     }
     // Another process binding the port with SO_REUSEPORT too would silently share its connections:
     // a plain socket binds only if nobody listens there.
-    if (port !== 0) await closeServer(await listen(createServer(), { host, port }));
+    if (port !== 0 && !join) await closeServer(await listen(createServer(), { host, port }));
     await listen(primary, { host, port, reusePort: true });
     const bound = (primary.address() as { port: number }).port;
     const s = primary as unknown as AcceptSettings;

@@ -1,3 +1,4 @@
+export { canShareListenPort } from './accept-group.ts';
 export { checkBasicAuth, constantTimeEqual, parseBasicAuth, type BasicCredentials } from './auth.ts';
 export { enableTCP6Flag, httpServerOptionsFromFlags, normalizePathPrefix, setDefaultListenAddr, shutdownDelayMs, useProxyProtocolFlag } from './flags.ts';
 export { parseListenAddr, type ListenAddress } from './listen-addr.ts';

@@ -196,10 +196,16 @@ export class HttpServer {
     return false;
   }
 
-  /** listen binds -httpListenAddr and returns the bound "host:port". */
-  async listen(): Promise<string> {
+  /**
+   * listen binds -httpListenAddr and returns the bound "host:port". joinPort makes this server a
+   * further thread's server on the port that the first thread's server bound (AcceptGroup join).
+   */
+  async listen(joinPort?: number): Promise<string> {
     const o = this.#o;
-    const { host, port } = parseListenAddr(o.listenAddr, o.enableTCP6);
+    const addr = parseListenAddr(o.listenAddr, o.enableTCP6);
+    const host = addr.host;
+    const port = joinPort ?? addr.port;
+    const join = joinPort !== undefined;
     await this.app.ready();
     const server = this.app.server as HttpServerNode;
     if (o.tls !== undefined) {
@@ -216,10 +222,10 @@ export class HttpServer {
           o.logger.warn(`closed connection from ${peer}: ${reason}`);
         },
       });
-      this.#acceptors = await AcceptGroup.listen(this.#front, host, port);
+      this.#acceptors = await AcceptGroup.listen(this.#front, host, port, undefined, join);
       return formatAddress(this.#front.address() as AddressInfo);
     }
-    this.#acceptors = await AcceptGroup.listen(server, host, port);
+    this.#acceptors = await AcceptGroup.listen(server, host, port, undefined, join);
     return formatAddress(server.address() as AddressInfo);
   }
 

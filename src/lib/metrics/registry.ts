@@ -69,6 +69,7 @@ export function summary<L extends string = never>(name: string, help: string, la
   if (found !== undefined) return found;
   // Not prom-client's Summary: its t-digests stall observe() for milliseconds now and then (windowed-summary.ts).
   const s = new WindowedSummary<L>({ name, help, labelNames, percentiles: [0.5, 0.9, 0.97, 0.99, 1], maxAgeSeconds: 300, ageBuckets: 5 });
+  if (summariesForward) s.forwardObservations();
   processRegistry.registerMetric(s as unknown as client.Metric);
   return s;
 }
@@ -94,8 +95,44 @@ export function registerProcessMetrics(prefix: string, info: BuildInfo): void {
     .set({ version: info.version, revision: info.gitSha, node_version: process.version }, 1);
 }
 
+let summariesForward = false;
+
+/**
+ * forwardSummaryObservations makes every summary, declared now or later, keep raw observations for
+ * another thread to count (thread-relay.ts).
+ */
+export function forwardSummaryObservations(): void {
+  summariesForward = true;
+  for (const m of registeredMetrics()) if (m instanceof WindowedSummary) m.forwardObservations();
+}
+
+/** registeredMetrics lists the registry's metrics as objects (prom-client types them as bare MetricObjects). */
+export function registeredMetrics(): ReadonlyArray<WindowedSummary<string> | client.Metric> {
+  return processRegistry.getMetricsAsArray() as unknown as ReadonlyArray<WindowedSummary<string> | client.Metric>;
+}
+
+/** registeredMetric finds a metric of the registry by name. */
+export function registeredMetric(name: string): WindowedSummary<string> | client.Metric | undefined {
+  return processRegistry.getSingleMetric(name) as unknown as WindowedSummary<string> | client.Metric | undefined;
+}
+
+const scrapeHooks: Array<() => Promise<void>> = [];
+let renderer: (() => Promise<string>) | undefined;
+
+/** beforeScrape registers work writeMetrics awaits before rendering (collecting other threads' deltas). */
+export function beforeScrape(hook: () => Promise<void>): void {
+  scrapeHooks.push(hook);
+}
+
+/** renderMetricsWith makes writeMetrics answer with render (a thread asking the thread that renders). */
+export function renderMetricsWith(render: () => Promise<string>): void {
+  renderer = render;
+}
+
 /** writeMetrics renders the process registry in the Prometheus text exposition format. */
-export function writeMetrics(): Promise<string> {
+export async function writeMetrics(): Promise<string> {
+  if (renderer !== undefined) return renderer();
+  await Promise.all(scrapeHooks.map((h) => h()));
   return processRegistry.metrics();
 }
 

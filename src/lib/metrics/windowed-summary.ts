@@ -58,6 +58,8 @@ class Series implements SummaryChild {
   readonly slotMax: Float64Array;
   count = 0;
   sum = 0;
+  /** pending holds raw observations instead of counting them while the summary forwards them. */
+  pending: number[] | undefined;
 
   constructor(name: string, currentSlot: () => number, labels: Record<string, string>, ageBuckets: number) {
     this.#name = name;
@@ -69,6 +71,10 @@ class Series implements SummaryChild {
 
   observe(value: number): void {
     if (!Number.isFinite(value)) throw new TypeError(`cannot observe ${value} in summary ${this.#name}: not a finite number`);
+    if (this.pending !== undefined) {
+      this.pending.push(value);
+      return;
+    }
     const slot = this.#currentSlot();
     this.slots[slot]![bucketOf(value)]!++;
     if (value > this.slotMax[slot]!) this.slotMax[slot] = value;
@@ -123,6 +129,7 @@ export class WindowedSummary<L extends string = never> {
   readonly #series = new Map<string, Series>();
   #slot = 0;
   #slotEndsMs: number;
+  #forwarding = false;
 
   constructor(o: WindowedSummaryOptions<L>) {
     if (!(Number.isInteger(o.ageBuckets) && o.ageBuckets >= 1)) throw new RangeError(`summary ${o.name}: ageBuckets must be a positive integer, got ${o.ageBuckets}`);
@@ -147,6 +154,7 @@ export class WindowedSummary<L extends string = never> {
       const labels: Record<string, string> = {};
       this.labelNames.forEach((n, i) => { labels[n] = values[i]!; });
       s = new Series(this.name, this.#currentSlot, labels, this.#o.ageBuckets);
+      if (this.#forwarding) s.pending = [];
       this.#series.set(key, s);
     }
     return s;
@@ -156,6 +164,26 @@ export class WindowedSummary<L extends string = never> {
   observe(labelsOrValue: number | Partial<Record<L, string>>, value?: number): void {
     if (typeof labelsOrValue === 'number') return this.labels().observe(labelsOrValue);
     this.labels(...this.labelNames.map((n) => labelsOrValue[n] ?? '')).observe(value ?? NaN);
+  }
+
+  /**
+   * forwardObservations makes observe() keep raw values for takeObservations instead of counting
+   * them, for a thread whose observations are counted by another thread's summary of the same name.
+   */
+  forwardObservations(): void {
+    this.#forwarding = true;
+    for (const s of this.#series.values()) s.pending ??= [];
+  }
+
+  /** takeObservations returns and clears the values observed since the last call, per label set. */
+  takeObservations(): Array<{ readonly labelValues: string[]; readonly values: number[] }> {
+    const out = [];
+    for (const s of this.#series.values()) {
+      if (s.pending === undefined || s.pending.length === 0) continue;
+      out.push({ labelValues: this.labelNames.map((n) => s.labels[n]!), values: s.pending });
+      s.pending = [];
+    }
+    return out;
   }
 
   /** remove forgets the series of these label values (e.g. a user removed from the config). */

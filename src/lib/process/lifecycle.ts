@@ -9,6 +9,13 @@ export interface Component {
   stop(): Promise<void> | void;
   /** reload is called on SIGHUP (config re-read); components without config leave it out. */
   reload?(): Promise<void> | void;
+  /** beginShutdownDelay: servers the component runs itself answer 503 on /health from now on. */
+  beginShutdownDelay?(): void;
+  /**
+   * closeServers stops servers the component runs itself (further threads of the binary's server)
+   * like the binary's own: no new connections, in-flight requests finish. Runs with its close.
+   */
+  closeServers?(): Promise<void>;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(3)}s`;
@@ -52,11 +59,12 @@ async function shutdown(rt: Runtime, components: readonly Component[], signal: s
   const wait = shutdownDelayMs();
   if (wait > 0) {
     rt.server.beginShutdownDelay();
+    for (const c of components) c.beginShutdownDelay?.();
     log.info(`/health answers 503 for -http.shutdownDelay=${seconds(wait)} before the server stops`);
     await delay(timerMs(wait));
   }
   let t = performance.now();
-  await rt.server.close();
+  await Promise.all([rt.server.close(), ...components.map((c) => c.closeServers?.())]);
   log.info(`stopped the http server in ${seconds(performance.now() - t)}`);
   for (const c of [...components].reverse()) {
     t = performance.now();

@@ -1,5 +1,5 @@
 import { readBuildInfo, versionLine } from '../buildinfo/index.ts';
-import { defaultFlagSet, FlagError, mustParseProcessFlags } from '../flags/index.ts';
+import { defaultFlagSet, FlagError, mustParseProcessFlags, parseProcessFlags } from '../flags/index.ts';
 import { HttpServer, httpServerOptionsFromFlags, setDefaultListenAddr, useProxyProtocolFlag } from '../httpserver/index.ts';
 import { processInterner } from '../intern/index.ts';
 import { initLogger, type Logger } from '../logger/index.ts';
@@ -76,4 +76,25 @@ export function startRuntime(o: RuntimeOptions): Runtime {
     logger.fatal({ err }, `cannot start ${o.binary}`);
     process.exit(1);
   }
+}
+
+/** ThreadRuntime is what a further thread of a binary gets: its logger and its own HTTP server. */
+export interface ThreadRuntime {
+  readonly logger: Logger;
+  readonly server: HttpServer;
+}
+
+/**
+ * startThreadRuntime sets up a further thread of a binary whose first thread ran startRuntime with
+ * the same options and command line (passed as the worker's argv): flags, logging and an HTTP
+ * server not yet listening (HttpServer.listen(joinPort) joins the first thread's port). Process-wide
+ * parts stay with the first thread: signals, process metrics, metrics push, the memory budget.
+ * Throws when the flags do not parse (the first thread accepted them, so that is a bug).
+ */
+export function startThreadRuntime(o: RuntimeOptions): ThreadRuntime {
+  setDefaultListenAddr(o.defaultListenAddr);
+  const outcome = parseProcessFlags(o.binary, process.argv.slice(2), process.env);
+  if (outcome.kind !== 'run') throw new Error(`cannot start a thread of ${o.binary}: its flags do not parse: ${outcome.stderr.trim()}`);
+  const logger = initLogger();
+  return { logger, server: new HttpServer(httpServerOptionsFromFlags(logger, o.metricsPrefix)) };
 }

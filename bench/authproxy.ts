@@ -6,6 +6,9 @@
 //   node bench/authproxy.ts --repeat 3 --duration 10
 //   node bench/authproxy.ts --sizes small --conns 16,128 --repeat 1
 // vmauth is optional: without it only nginx (the ceiling) and authproxy are measured.
+// The issue lets the proxy use both cores, so the default is the harness's `--pin none` (wrk, nginx
+// and the proxies share both cores; authproxy runs one thread per core, vmauth GOMAXPROCS=2); pass
+// `--pin split` for the harness's default (each proxy alone on CPU 1: authproxy then runs one thread).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +28,8 @@ const peerArgs = hasVmauth || args.includes('--targets') ? [] : ['--targets', 'n
 if (!hasVmauth) process.stderr.write('bench/authproxy: vmauth not installed (apt-get install victoria-metrics); measuring without the peer\n');
 const json = join(mkdtempSync(join(tmpdir(), 'authproxy-bench-')), 'result.json');
 const candidate = `${process.execPath} ${join(repo, 'src/cmd/authproxy.ts')} -httpListenAddr=127.0.0.1:{port} -auth.config={config} -loggerLevel=WARN`;
-const run = spawnSync(process.execPath, [harness, '--candidate', candidate, '--candidate-name', 'authproxy', '--json', json, ...peerArgs, ...args], { stdio: 'inherit' });
+const pinArgs = args.includes('--pin') ? [] : ['--pin', 'none'];
+const run = spawnSync(process.execPath, [harness, '--candidate', candidate, '--candidate-name', 'authproxy', '--json', json, ...pinArgs, ...peerArgs, ...args], { stdio: 'inherit' });
 if (!existsSync(json)) process.exit(run.status ?? 1);
 
 interface Summary { size: string; conns: number; target: string; rps_med: number; p50_ms_med: number; p99_ms_med: number; proxy_cpu_us_per_req_med: number; other_cores_max: number }

@@ -107,4 +107,50 @@ describe('authproxy binary', () => {
       + Number(/^authproxy_user_concurrent_requests_limit_reached_total\{username="u"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
     expect(limited).toBe(statuses.get(429));
   });
+
+  it('with -threads=2 shares limits, metrics and reloads between the threads and stops cleanly', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const held = await backend('held', (_req, res) => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.end('ok');
+      }, 400);
+    });
+    const cfg = configFile(`users: [{username: u, password: one, url_prefix: "${held.url}", max_concurrent_requests: 1}]`);
+    const { p, base } = await start(['-threads=2', '-maxQueueDuration=150ms', `-auth.config=${cfg}`]);
+    expect(p.output()).toMatch(/with 2 threads/);
+    // Each request on its own connection: the kernel spreads connections over both threads'
+    // sockets (12 connections all on one thread: 1 in 2,048).
+    const once = async (path: string, auth?: string, method = 'GET') => {
+      const agent = new Agent({ connections: 1 });
+      try {
+        const r = await request(`${base}${path}`, { dispatcher: agent, method, headers: auth === undefined ? {} : { authorization: auth } });
+        return { status: r.statusCode, text: await r.body.text() };
+      } finally {
+        await agent.close();
+      }
+    };
+    const statuses = (await Promise.all(Array.from({ length: 12 }, () => once('/q', basic('u', 'one'))))).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, ...Array.from({ length: 11 }, () => 429)]);
+    expect(maxInFlight).toBe(1);
+    // Any thread's /metrics counts the requests of both.
+    for (let i = 0; i < 4; i++) {
+      const metrics = (await once('/metrics')).text;
+      expect(metrics).toMatch(/^authproxy_user_requests_total\{username="u"\} 12$/m);
+      expect(metrics).toMatch(/^authproxy_user_concurrent_requests_limit_reached_total\{username="u"\} 11$/m);
+      expect(metrics).toMatch(/^authproxy_user_request_duration_seconds_count\{username="u"\} 12$/m);
+    }
+    // A reload asked of any thread is served by all once it is logged.
+    writeFileSync(cfg, `users: [{username: u, password: two, url_prefix: "${held.url}"}]`);
+    expect((await once('/-/reload', undefined, 'POST')).status).toBe(200);
+    await p.waitForOutput(/reloaded auth config/);
+    const after = await Promise.all(Array.from({ length: 12 }, () => once('/q', basic('u', 'two'))));
+    expect(after.map((r) => r.status)).toEqual(Array.from({ length: 12 }, () => 200));
+    expect((await once('/q', basic('u', 'one'))).status).toBe(401);
+    p.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.output()).toMatch(/stopped authproxy threads/);
+  });
 });

@@ -87,4 +87,16 @@ describe('WindowedSummary', () => {
     expect(got['e@0.5']).toBe(0);
     expect(got['e@1']).toBe(1e30);
   });
+
+  it('keeps raw observations instead of counting them while forwarding, until taken', async () => {
+    const s = new WindowedSummary({ name: 'f', help: 'h', labelNames: ['u'], percentiles: [0.5], maxAgeSeconds: 60, ageBuckets: 2 });
+    s.observe({ u: 'a' }, 1);
+    s.forwardObservations();
+    s.observe({ u: 'a' }, 2);
+    s.observe({ u: 'b' }, 3);
+    expect(s.takeObservations()).toEqual([{ labelValues: ['a'], values: [2] }, { labelValues: ['b'], values: [3] }]);
+    expect(s.takeObservations()).toEqual([]);
+    const counts = (await s.get()).values.filter((v) => v.metricName === 'f_count').map((v) => [v.labels.u, v.value]);
+    expect(counts).toEqual([['a', 1], ['b', 0]]);
+  });
 });

@@ -35,7 +35,6 @@ const ENTRY = new URL('./thread-main.ts', import.meta.url);
 // A thread that does not hand over its metrics within this time is left out of one scrape; one that
 // does not confirm a new config within it does not hold up the reload.
 const REPLY_TIMEOUT_MS = 2000;
-const RESTART_DELAY_MS = 1000;
 
 interface Running {
   worker: Worker;
@@ -48,7 +47,9 @@ interface Running {
  * sockets). They count in the first thread's limiters and backend loads (shared memory), serve the
  * first thread's config (sent on every reload), ask it to reload on /-/reload and to render /metrics,
  * and hand it their counters and summary observations every second and before each scrape. A thread
- * that dies is logged and started again.
+ * that dies (a bug: nothing a client sends may end one) ends the process, as a crash of a
+ * single-threaded proxy would: the slots its requests held in the shared limits would otherwise stay
+ * taken for good.
  */
 export class ProxyThreads implements Component {
   readonly name = 'authproxy threads';
@@ -119,11 +120,13 @@ export class ProxyThreads implements Component {
         if (!t.ready) reject(new Error(`cannot start auth proxy thread ${index + 1}`, { cause: err }));
       });
       worker.on('exit', (code) => {
-        if (this.#closing || !t.ready) return;
-        this.#o.logger.error(`auth proxy thread ${index + 1} exited with code ${code}; starting it again in ${RESTART_DELAY_MS} ms`);
-        setTimeout(() => {
-          if (!this.#closing) this.#spawn(index).catch((err: unknown) => this.#o.logger.error({ err }, `cannot restart auth proxy thread ${index + 1}`));
-        }, RESTART_DELAY_MS).unref();
+        if (!t.ready) {
+          reject(new Error(`auth proxy thread ${index + 1} exited with code ${code} before it listened`));
+          return;
+        }
+        if (this.#closing) return;
+        this.#o.logger.fatal(`auth proxy thread ${index + 1} exited unexpectedly with code ${code}; exiting`);
+        process.exit(1);
       });
     });
   }

@@ -12,10 +12,9 @@ import { reexecTuned } from '../lib/process/reexec.ts';
 
 reexecTuned({ keyFlag: '--max-semi-space-size', nodeFlags: ['--max-semi-space-size=2', '--single-threaded-gc'], optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC' });
 
-const { authProxyFlagsFromFlags, initAuthProxy } = await import('../app/authproxy/index.ts');
+const { authProxyFlagsFromFlags, initAuthProxy, ProxyThreads, threadCount } = await import('../app/authproxy/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');
 const { eulaAccepted, serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
-const { ProxyThreads, threadCount } = await import('../app/authproxy/threads.ts');
 
 const rt = startRuntime({ binary: 'authproxy', metricsPrefix: 'authproxy', defaultListenAddr: ':8427', allowProxyProtocol: true });
 let flags;

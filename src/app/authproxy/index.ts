@@ -16,6 +16,7 @@ export { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } fr
 export { authProxyFlagsFromFlags, type AuthProxyFlags } from './flags.ts';
 export { AuthProxy, type AuthProxyOptions } from './proxy.ts';
 export { type SharedBuffers } from './state.ts';
+export { ProxyThreads, threadCount, type ThreadsOptions } from './threads.ts';
 
 /** ThreadConfig is a config as the first thread serves it: its text and its shared counting cells. */
 export interface ThreadConfig {

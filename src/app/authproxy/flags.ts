@@ -39,6 +39,7 @@ export function authProxyFlagsFromFlags(): AuthProxyFlags {
     if (v < 1) throw new Error(`-${name} must be at least 1, not ${v}`);
     return v;
   };
+  if (threads.value < 0) throw new Error(`-threads must be 0 (one per CPU) or more, not ${threads.value}`);
   return {
     authConfig: authConfig.value,
     configCheckIntervalMs: configCheckInterval.value,
@@ -52,6 +53,6 @@ export function authProxyFlagsFromFlags(): AuthProxyFlags {
     maxQueueDurationMs: maxQueueDuration.value,
     maxRequestBodySizeToRetry: maxRequestBodySizeToRetry.value,
     loadBalancingPolicy: loadBalancingPolicy.value,
-    threads: threads.value < 0 ? (() => { throw new Error(`-threads must be 0 (one per CPU) or more, not ${threads.value}`); })() : threads.value,
+    threads: threads.value,
   };
 }

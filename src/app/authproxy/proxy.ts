@@ -4,13 +4,13 @@ import {
   SharedSemaphore, upstreamRequestHeaders,
 } from '../../lib/httpproxy/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
+import { type BackendLoad } from './backend-load.ts';
 import { type AuthConfig } from './config-types.ts';
 import { candidateKeys, queryCredentialKey } from './credentials.ts';
 import { ERRORS, type ProxyError, type ProxyErrorCode } from './errors.ts';
 import * as m from './metrics.ts';
 import { sendPlain } from './responses.ts';
 import { selectRoute, upstreamPath } from './routing.ts';
-import { type BackendLoad } from './backend-load.ts';
 import {
   adoptSharedBuffers, buildState, type ProxyState, type Route, sharedBuffers, type SharedBuffers, type Target, type UserState,
 } from './state.ts';

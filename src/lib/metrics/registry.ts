@@ -98,10 +98,10 @@ export function registerProcessMetrics(prefix: string, info: BuildInfo): void {
 let summariesForward = false;
 
 /**
- * forwardSummaryObservations makes every summary, declared now or later, keep raw observations for
- * another thread to count (thread-relay.ts).
+ * relayMetricsFromThisThread switches this thread to relaying (thread-relay.ts): every summary,
+ * declared now or later, keeps raw observations for takeMetricsDelta instead of counting them.
  */
-export function forwardSummaryObservations(): void {
+export function relayMetricsFromThisThread(): void {
   summariesForward = true;
   for (const m of registeredMetrics()) if (m instanceof WindowedSummary) m.forwardObservations();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { counter, summary, writeMetrics } from './registry.ts';
-import { applyMetricsDelta, relayMetricsFromThisThread, takeMetricsDelta } from './thread-relay.ts';
+import { counter, relayMetricsFromThisThread, summary, writeMetrics } from './registry.ts';
+import { applyMetricsDelta, takeMetricsDelta } from './thread-relay.ts';
 
 describe('thread metrics relay', () => {
   it('hands over counter increments since the last delta and raw summary observations, and applies them by name', async () => {

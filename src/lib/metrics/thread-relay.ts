@@ -1,11 +1,11 @@
-// Metrics of a binary serving from several threads. Each thread has its own module instances and so
+// Metrics of a binary serving from several threads (relayMetricsFromThisThread, in registry.ts, starts it). Each thread has its own module instances and so
 // its own registry; the first thread's registry is the one /metrics renders. Further threads count
 // into their registries as usual and hand over what changed (counter increments, raw summary
 // observations) as a MetricsDelta, which the first thread adds to its own metrics of the same names.
 // Gauges are not relayed: they describe the first thread (process metrics cover the whole process)
 // or are read at scrape time from state the threads share.
 import client from 'prom-client';
-import { forwardSummaryObservations, registeredMetric, registeredMetrics } from './registry.ts';
+import { registeredMetric, registeredMetrics } from './registry.ts';
 import { WindowedSummary } from './windowed-summary.ts';
 
 /** MetricsDelta is what a thread's counters and summaries recorded since its previous delta. */
@@ -15,14 +15,6 @@ export interface MetricsDelta {
 }
 
 const lastSent = new Map<string, number>();
-
-/**
- * relayMetricsFromThisThread switches this thread to relaying: summaries (declared now or later)
- * keep raw observations for takeMetricsDelta instead of counting them.
- */
-export function relayMetricsFromThisThread(): void {
-  forwardSummaryObservations();
-}
 
 /** takeMetricsDelta collects this thread's counter increments and observations since the last call. */
 export async function takeMetricsDelta(): Promise<MetricsDelta> {

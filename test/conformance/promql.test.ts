@@ -13,7 +13,7 @@ describe('PromQL conformance (Prometheus test scripts, in process)', () => {
     const t = totals(reports);
     console.log(formatTable('prometheus-main', reports));
     console.log(`skipped evals: ${t.skipped} (reasons in test/conformance/skips.ts)`);
-    for (const r of reports) for (const f of r.failures) console.log(`FAIL ${r.file}:${f.line} ${f.query}\n     ${f.message}`);
+    for (const r of reports) for (const f of r.failures) console.log(`differs from Prometheus: ${r.file}:${f.line} ${f.query}\n     ${f.message}`);
     expect(passRate(t)).toBeGreaterThanOrEqual(MIN_PASS_RATE_MAIN);
   });
 
@@ -28,7 +28,7 @@ describe('PromQL conformance (Prometheus test scripts, in process)', () => {
     const reports = await runDirectory(V242_DIR, { closedWindows: true });
     const t = totals(reports);
     console.log(formatTable('prometheus-v2.42.0, closedWindows', reports));
-    for (const r of reports) for (const f of r.failures) console.log(`FAIL ${r.file}:${f.line} ${f.query}\n     ${f.message}`);
+    for (const r of reports) for (const f of r.failures) console.log(`differs from Prometheus: ${r.file}:${f.line} ${f.query}\n     ${f.message}`);
     expect(passRate(t)).toBeGreaterThanOrEqual(MIN_PASS_RATE_V242_CLOSED);
   });
 });

@@ -111,12 +111,19 @@ describe('authproxy binary', () => {
   it('with -threads=2 shares limits, metrics and reloads between the threads and stops cleanly', async () => {
     let inFlight = 0;
     let maxInFlight = 0;
+    // The first round's one admitted request is held until the other eleven have their answers, so
+    // none can arrive after the slot frees, however slow the machine (10 s bounds a broken limit).
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+      setTimeout(resolve, 10_000).unref();
+    });
     const held = await backend('held', (_req, res) => {
       maxInFlight = Math.max(maxInFlight, ++inFlight);
-      setTimeout(() => {
+      void released.then(() => {
         inFlight--;
         res.end('ok');
-      }, 400);
+      });
     });
     const cfg = configFile(`users: [{username: u, password: one, url_prefix: "${held.url}", max_concurrent_requests: 1}]`);
     const { p, base } = await start(['-threads=2', '-maxQueueDuration=150ms', `-auth.config=${cfg}`]);
@@ -132,7 +139,12 @@ describe('authproxy binary', () => {
         await agent.close();
       }
     };
-    const statuses = (await Promise.all(Array.from({ length: 12 }, () => once('/q', basic('u', 'one'))))).map((r) => r.status).sort();
+    let refused = 0;
+    const statuses = (await Promise.all(Array.from({ length: 12 }, async () => {
+      const r = await once('/q', basic('u', 'one'));
+      if (r.status === 429 && ++refused === 11) release();
+      return r;
+    }))).map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array.from({ length: 11 }, () => 429)]);
     expect(maxInFlight).toBe(1);
     // Any thread's /metrics counts the requests of both.

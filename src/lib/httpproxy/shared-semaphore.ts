@@ -109,11 +109,10 @@ export class SharedSemaphore {
     Atomics.add(a, WAITING, 1);
     try {
       for (;;) {
+        if (this.#take()) return true;
+        // Sleep only while the count is still the full one #take saw; a slot freed since is retried.
         const c = Atomics.load(a, CURRENT);
-        if (c < Atomics.load(a, CAPACITY)) {
-          if (Atomics.compareExchange(a, CURRENT, c, c + 1) === c) return true;
-          continue;
-        }
+        if (c < Atomics.load(a, CAPACITY)) continue;
         const left = deadline - performance.now();
         if (left <= 0) return false;
         const w = Atomics.waitAsync(a, CURRENT, c, left);

@@ -25,5 +25,4 @@ export type FromThread =
   | { readonly type: 'applied'; readonly id: number }
   | { readonly type: 'delta'; readonly id: number | undefined; readonly delta: MetricsDelta }
   | { readonly type: 'scrape'; readonly id: number }
-  | { readonly type: 'reload' }
-  | { readonly type: 'closed' };
+  | { readonly type: 'reload' };

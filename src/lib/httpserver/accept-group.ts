@@ -43,7 +43,7 @@ export class AcceptGroup {
    * AcceptGroup (Linux only), and the kernel spreads new connections over both threads' sockets.
    */
   static async listen(primary: NetServer, host: string, port: number, count = ACCEPT_SOCKETS, join = false): Promise<AcceptGroup> {
-    if (join && ACCEPT_SOCKETS <= 1) throw new Error(`cannot share ${host}:${port} between threads: SO_REUSEPORT needs Linux`);
+    if (join && !canShareListenPort()) throw new Error(`cannot share ${host}:${port} between threads: SO_REUSEPORT needs Linux`);
     if (count <= 1 && !join) {
       await listen(primary, { host, port });
       return new AcceptGroup([]);

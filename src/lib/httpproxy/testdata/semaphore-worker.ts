@@ -5,7 +5,7 @@ import { SharedSemaphore } from '../shared-semaphore.ts';
 
 const { buffer, counters, rounds } = workerData as { buffer: SharedArrayBuffer; counters: SharedArrayBuffer; rounds: number };
 const s = new SharedSemaphore(buffer);
-const c = new Int32Array(counters); // [inside, peak, granted, denied]
+const c = new Int32Array(counters); // [inside, peak]
 let granted = 0;
 let denied = 0;
 const jobs = Array.from({ length: 4 }, async () => {

@@ -158,3 +158,14 @@ export async function rssBytes(pid: number): Promise<number> {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * clearOfDayEnd returns once at least marginMs remain in the current UTC day, waiting for the next
+ * day when fewer do. Index routes answer for whole UTC days ("today" by default), so a test file
+ * that writes "the last hour" and then asks for today must not have midnight fall in between.
+ */
+export async function clearOfDayEnd(marginMs: number): Promise<void> {
+  const day = 86_400_000;
+  const left = day - (Date.now() % day);
+  if (left < marginMs) await sleep(left + 1_000);
+}

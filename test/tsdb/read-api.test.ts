@@ -4,8 +4,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeParams, get, getJson, metricValue, post, postForm } from './client.ts';
-import { killAll, makeTempDir, removeTempDirs, startTsdb, type Tsdb } from './harness.ts';
+import { clearOfDayEnd, killAll, makeTempDir, removeTempDirs, startTsdb, type Tsdb } from './harness.ts';
 
+// The data below is "the last hour" and several routes answer for today: the whole file runs in one UTC day.
+await clearOfDayEnd(120_000);
 const DAY = 86_400_000;
 const NOW = Date.now();
 const TODAY = Math.floor(NOW / DAY) * DAY;
@@ -150,13 +152,20 @@ describe('index routes', () => {
     const count = await getJson<{ status: string; data: number[] }>(`${tsdb.base}/api/v1/series/count`);
     // 3 rd_req_total, rd_old and 4 dotted names.
     expect(count).toEqual({ status: 'success', data: [8] });
-    const status = await getJson<{ status: string; data: Record<string, unknown> }>(`${tsdb.base}/api/v1/status/tsdb`, { focusLabel: 'job' });
+    // Ask for the day of the dotted samples (NOW - 1 min): rd_req_total has samples in it too, rd_old has not.
+    // Without `date` the route answers for today, which near midnight is a different day.
+    const date = new Date(NOW - 60_000).toISOString().slice(0, 10);
+    const status = await getJson<{ status: string; data: Record<string, unknown> }>(`${tsdb.base}/api/v1/status/tsdb`, { focusLabel: 'job', date });
     expect(status.status).toBe('success');
     expect(Object.keys(status.data).sort()).toEqual(['labelValueCountByLabelName', 'seriesCountByFocusLabelValue', 'seriesCountByLabelName', 'seriesCountByLabelValuePair', 'seriesCountByMetricName', 'totalLabelValuePairs', 'totalSeries']);
     expect(status.data.seriesCountByMetricName).toEqual(expect.arrayContaining([{ name: 'rd_req_total', value: 3 }]));
     expect(status.data.seriesCountByFocusLabelValue).toEqual([{ name: 'a', value: 1 }, { name: 'b', value: 1 }, { name: 'c', value: 1 }]);
     expect(status.data.labelValueCountByLabelName).toEqual(expect.arrayContaining([{ name: 'job', value: 3 }, { name: 'env', value: 2 }]));
     expect(status.data.totalSeries).toBe(7);
+    // Without `date` it is today's.
+    const byDefault = await getJson<{ data: unknown }>(`${tsdb.base}/api/v1/status/tsdb`, { focusLabel: 'job' });
+    const byToday = await getJson<{ data: unknown }>(`${tsdb.base}/api/v1/status/tsdb`, { focusLabel: 'job', date: new Date().toISOString().slice(0, 10) });
+    expect(byDefault.data).toEqual(byToday.data);
     const badDate = await get(`${tsdb.base}/api/v1/status/tsdb?date=2024-13-45`);
     expect(badDate.status).toBe(400);
     expect(JSON.parse(badDate.text)).toMatchObject({ errorType: 'bad_data', error: expect.stringContaining('invalid parameter "date"') });

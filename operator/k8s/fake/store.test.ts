@@ -82,6 +82,18 @@ describe('ObjectStore', () => {
     store.replace(BUILTIN.configMap, { ...held, metadata: { ...held.metadata, finalizers: [] } });
     expect(store.get(BUILTIN.configMap, key('held'))).toBeUndefined();
   });
+
+  it('garbage-collects an object created after its owner was deleted (a controller acting on a stale cache)', async () => {
+    const store = newStore();
+    const owner = store.create(BUILTIN.configMap, cm('owner', {}));
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid!, controller: true };
+    store.create(BUILTIN.configMap, { ...cm('early', {}), metadata: { name: 'early', namespace: 'ns', ownerReferences: [ref] } });
+    store.delete(BUILTIN.configMap, key('owner'));
+    // The collection that follows the deletion has run once the earlier dependent is gone.
+    await until(() => store.get(BUILTIN.configMap, key('early')) === undefined);
+    store.create(BUILTIN.configMap, { ...cm('late', {}), metadata: { name: 'late', namespace: 'ns', ownerReferences: [ref] } });
+    await until(() => store.get(BUILTIN.configMap, key('late')) === undefined);
+  });
 });
 
 describe('simulated controllers and eviction', () => {

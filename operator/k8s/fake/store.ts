@@ -307,6 +307,9 @@ export class ObjectStore {
     state.objects.set(key, stored);
     this.#uids.set(stored.obj.metadata.uid!, { typeId: typeId(state.type), key });
     this.#record(state.type, { type, object: clone(stored.obj) }, previous);
+    // The collector also acts on dependents written after their owner is gone (a controller working
+    // from a stale cache), as the real one does when it sees an owner reference it cannot resolve.
+    if ((stored.obj.metadata.ownerReferences?.length ?? 0) > 0) this.#scheduleGc();
   }
 
   #record(type: ResourceType, event: WatchEvent, previous: KubeObject | undefined): void {

@@ -49,6 +49,9 @@ export async function rollStatefulSet(ctx: ReconcileContext, sts: KubeObject, ow
   if (pods.length !== want) return { done: false, reason: 'PodsStarting', message: `StatefulSet ${name} has ${pods.length}/${want} Pods` };
   const notReady = pods.filter((p) => !isPodReady(p)).map((p) => p.metadata.name!).sort();
   if (notReady.length > 0) return { done: false, reason: 'WaitingForReadiness', message: `waiting for Pods to become ready: ${notReady.join(', ')}` };
+  // The StatefulSet's own count can lag the Pods seen here; wait for it too, so a Ready status
+  // never reports fewer ready replicas than it needs (its status update triggers the next run).
+  if ((status.readyReplicas ?? 0) < want) return { done: false, reason: 'WaitingForReadiness', message: `StatefulSet ${name} reports ${status.readyReplicas ?? 0}/${want} ready Pods` };
   const outdated = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] !== status.updateRevision).sort((a, b) => ordinal(b) - ordinal(a));
   const next = outdated[0];
   if (next === undefined) return { done: true, reason: 'RolloutComplete', message: `StatefulSet ${name} runs revision ${status.updateRevision} on ${want} ready Pods` };

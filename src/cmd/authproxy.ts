@@ -5,12 +5,23 @@
 // external memory keeps triggering full mark-compact collections. A 2 MiB semi-space scavenges
 // them within a few requests instead. GC helper threads only compete with the main thread when the
 // proxy is pinned to one core, so collection runs on the main thread. Together this about halves
-// the CPU per 1 MiB response. The process re-executes itself once with these flags (same PID, so
-// signals and supervisors are unaffected) unless a semi-space size was given explicitly
-// (docs/DECISIONS.md, "Auth proxy").
+// the CPU per 1 MiB response. Each request's own objects still outlive the young generation under
+// load, so the old generation also gets a floor (old-generation-floor.ts): with V8's limit of ~1.5×
+// the live heap they started a full collection every few hundred ms. The process re-executes itself
+// once with these flags (same PID, so signals and supervisors are unaffected) unless a semi-space
+// size was given explicitly (docs/DECISIONS.md, "Auth proxy").
+import { availableParallelism } from 'node:os';
+import { oldGenerationFloorMiB } from '../app/authproxy/old-generation-floor.ts';
+import { systemMemoryBytes } from '../lib/memory/budget.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 
-reexecTuned({ keyFlag: '--max-semi-space-size', nodeFlags: ['--max-semi-space-size=2', '--single-threaded-gc'], optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC' });
+// Per thread, with the default -threads (one per CPU): an explicit -threads is not parsed yet.
+const oldFloor = oldGenerationFloorMiB(systemMemoryBytes(), availableParallelism());
+reexecTuned({
+  keyFlag: '--max-semi-space-size',
+  nodeFlags: ['--max-semi-space-size=2', '--single-threaded-gc', ...(oldFloor === undefined ? [] : [`--initial-old-space-size=${oldFloor}`])],
+  optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC',
+});
 
 const { authProxyFlagsFromFlags, initAuthProxy, ProxyThreads, threadCount } = await import('../app/authproxy/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');

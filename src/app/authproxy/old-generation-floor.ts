@@ -1,7 +1,7 @@
 // Imported by the binary before it re-executes itself (src/cmd/authproxy.ts): no imports.
 
 const MIB = 1024 * 1024;
-/** The floor per thread on a machine with room for it (measured in bench/RESULTS.md, 2026-11-22 02:20). */
+/** The floor per thread on a machine with room for it (bench/RESULTS.md, "an old-generation floor per thread"). */
 const MAX_FLOOR_MIB = 128;
 /** Below this V8's own limit (about 1.5× the ~22 MiB a proxy thread keeps live) is as large: no flag. */
 const MIN_USEFUL_FLOOR_MIB = 32;

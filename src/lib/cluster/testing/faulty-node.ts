@@ -26,9 +26,13 @@ export class FaultyNode implements StorageApi, Inserter, TenantLister {
   #mode: FaultMode = OK;
   #thaw: Array<() => void> = [];
 
-  constructor(name: string, backend: NodeBackend) {
+  readonly #lister: TenantLister['listTenants'] | undefined;
+
+  /** lister, when given, answers listTenants (for a backend without it, such as the in-process storage). */
+  constructor(name: string, backend: NodeBackend, lister?: TenantLister['listTenants']) {
     this.name = name;
     this.backend = backend;
+    this.#lister = lister ?? backend.listTenants?.bind(backend);
   }
 
   get mode(): FaultMode {
@@ -100,8 +104,8 @@ export class FaultyNode implements StorageApi, Inserter, TenantLister {
 
   async listTenants(range: TimeRange, signal: AbortSignal): Promise<Tenant[]> {
     await this.#gate('listTenants', signal);
-    if (this.backend.listTenants === undefined) throw new Error(`storage node ${this.name} cannot list tenants`);
-    return this.backend.listTenants(range, signal);
+    if (this.#lister === undefined) throw new Error(`storage node ${this.name} cannot list tenants`);
+    return this.#lister(range, signal);
   }
 }
 

@@ -53,6 +53,7 @@ export async function openNodes(n: number): Promise<InProcessNodes> {
       return f;
     },
     async close() {
+      for (const r of [...routers, ...fanouts]) r.close();
       for (const x of nodes) x.setMode(OK);
       await Promise.all([...routers.map((r) => r.idle()), ...fanouts.map((f) => f.idle())]);
       await Promise.all(storages.map((s) => s.close()));

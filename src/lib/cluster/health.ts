@@ -31,6 +31,11 @@ export class NodeHealth {
     return !this.#down;
   }
 
+  /** retryAt is when a down node may be re-checked next (ms). */
+  get retryAt(): number {
+    return this.#retryAt;
+  }
+
   /**
    * claimProbe reports whether the caller may re-check this down node now (its back-off has
    * passed and no other re-check is in flight); a true answer must be followed by succeeded() or

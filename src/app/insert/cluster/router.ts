@@ -1,4 +1,4 @@
-import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, NodeHealth, type NodeState, REAL_TIMERS, type Timers } from '../../../lib/cluster/index.ts';
+import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
 import { InsertError } from '../errors.ts';
 import { Placement, seriesHash } from './placement.ts';
@@ -37,6 +37,9 @@ interface Node {
   readonly name: string;
   readonly inserter: Inserter;
   readonly health: NodeHealth;
+  readonly recheck: Rechecker;
+  /** probe is a row the node failed to store, resent to it by the re-check. */
+  probe: { readonly tenant: Tenant; readonly row: MetricRow } | undefined;
 }
 
 interface Outcome {
@@ -51,8 +54,9 @@ interface Outcome {
  * fails or does not acknowledge within writeTimeoutMs leaves rotation (NodeHealth) and its rows go
  * to their next nodes in the same call, so a dead or frozen node delays a batch by at most the
  * timeout, once, and later batches not at all. A node out of rotation is re-checked in the
- * background with a copy of rows it would hold (its back-off permitting); it returns to rotation
- * when that copy is acknowledged. Copies are idempotent: storage keeps one value per timestamp.
+ * background once its back-off has passed, traffic or not (Rechecker), by sending it again one row
+ * it failed to store; it returns to rotation when that row is acknowledged. Copies are idempotent:
+ * storage keeps one value per timestamp.
  *
  * addRows resolves once every row is held by replicationFactor distinct nodes, or, where fewer
  * nodes of its ranking are alive, by every alive one (DECISIONS.md "Cluster write acknowledgement").
@@ -67,17 +71,33 @@ export class ShardRouter implements Inserter {
   readonly #now: () => number;
   readonly #timers: Timers;
   readonly #obs: Partial<RouterObserver>;
-  readonly #probes = new Set<Promise<void>>();
 
   constructor(o: ShardRouterOptions) {
     if (!Number.isInteger(o.replicationFactor) || o.replicationFactor < 1) throw new Error(`replication factor must be a positive integer; got ${o.replicationFactor}`);
-    this.#nodes = o.nodes.map((n) => ({ name: n.name, inserter: n.inserter, health: new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY) }));
     this.#placement = new Placement(o.nodes.map((n) => n.name));
     this.#rf = Math.min(o.replicationFactor, o.nodes.length);
     this.#timeoutMs = o.writeTimeoutMs;
     this.#now = o.now;
     this.#timers = o.timers ?? REAL_TIMERS;
     this.#obs = o.observer ?? {};
+    this.#nodes = o.nodes.map((n, k) => {
+      const health = new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY);
+      const node: Node = {
+        name: n.name, inserter: n.inserter, health, probe: undefined,
+        recheck: new Rechecker({
+          health, now: o.now, timers: this.#timers,
+          check: async () => {
+            const p = node.probe;
+            if (p === undefined) throw new Error(`no row to re-check storage node ${n.name} with`);
+            await this.#send(k, p.tenant, [p.row]).catch((err: unknown) => {
+              if (!(err instanceof LimitExceededError)) throw err;
+            });
+          },
+          onUp: () => this.#obs.nodeUp?.(n.name),
+        }),
+      };
+      return node;
+    });
   }
 
   /** nodeStates reports which nodes are in rotation. */
@@ -87,7 +107,12 @@ export class ShardRouter implements Inserter {
 
   /** idle resolves once the background re-checks in flight have finished. */
   async idle(): Promise<void> {
-    while (this.#probes.size > 0) await Promise.all(this.#probes);
+    await Promise.all(this.#nodes.map((n) => n.recheck.idle()));
+  }
+
+  /** close stops the background re-checks (at shutdown). */
+  close(): void {
+    for (const n of this.#nodes) n.recheck.close();
   }
 
   async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
@@ -104,7 +129,6 @@ export class ShardRouter implements Inserter {
     const copies = new Uint8Array(count);
     const cursor = new Uint8Array(count);
     const rerouted = new Uint32Array(n);
-    const probeRows: number[][] = this.#nodes.map(() => []);
     const failures: string[] = [];
     let limitError: LimitExceededError | undefined;
     let pending: number[] = Array.from({ length: count }, (_, i) => i);
@@ -117,10 +141,7 @@ export class ShardRouter implements Inserter {
           const k = ranks[i * n + pos]!;
           if (!usable[k]) {
             // Positions below rf are the row's own replicas: it is rerouted away from this node.
-            if (pos < rf) {
-              rerouted[k]!++;
-              probeRows[k]!.push(i);
-            }
+            if (pos < rf) rerouted[k]!++;
             continue;
           }
           let b = batches.get(k);
@@ -130,7 +151,6 @@ export class ShardRouter implements Inserter {
         }
       }
       if (batches.size === 0) break;
-      this.#startProbes(tenant, rows, probeRows);
       const outcomes = await Promise.all([...batches].map(([k, idx]) => this.#send(k, tenant, idx.map((i) => rows[i]!)).then(
         (): Outcome => ({ node: k, rows: idx, err: undefined }),
         (err: unknown): Outcome => ({ node: k, rows: idx, err }),
@@ -148,6 +168,8 @@ export class ShardRouter implements Inserter {
         usable[o.node] = false;
         failures.push(`${node.name}: ${(o.err as Error)?.message ?? String(o.err)}`);
         if (node.health.failed(this.#now())) this.#obs.nodeDown?.(node.name, o.err);
+        node.probe = { tenant, row: rows[o.rows[0]!]! };
+        node.recheck.schedule();
         rerouted[o.node]! += o.rows.length;
         pending.push(...o.rows);
       }
@@ -172,31 +194,5 @@ export class ShardRouter implements Inserter {
         throw err;
       },
     );
-  }
-
-  /**
-   * startProbes re-checks, in the background, each node out of rotation whose back-off has passed,
-   * by sending it a copy of the rows of this call it would hold. Nobody waits for it.
-   */
-  #startProbes(tenant: Tenant, rows: readonly MetricRow[], probeRows: number[][]): void {
-    const now = this.#now();
-    for (let k = 0; k < probeRows.length; k++) {
-      const idx = probeRows[k]!;
-      if (idx.length === 0) continue;
-      const node = this.#nodes[k]!;
-      probeRows[k] = [];
-      if (!node.health.claimProbe(now)) continue;
-      const p: Promise<void> = this.#send(k, tenant, idx.map((i) => rows[i]!)).then(
-        () => {
-          if (node.health.succeeded()) this.#obs.nodeUp?.(node.name);
-        },
-        (err: unknown) => {
-          if (err instanceof LimitExceededError) {
-            if (node.health.succeeded()) this.#obs.nodeUp?.(node.name);
-          } else node.health.failed(this.#now());
-        },
-      ).finally(() => this.#probes.delete(p));
-      this.#probes.add(p);
-    }
   }
 }

@@ -1,4 +1,4 @@
-import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, iterateNode, NodeHealth, type NodeState, REAL_TIMERS, type Timers } from '../../../lib/cluster/index.ts';
+import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, iterateNode, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
 import { MatcherError } from '../../../lib/storage/index.ts';
 import {
   DEFAULT_TENANT, type Labels, LimitExceededError, NodeUnavailableError, type SearchQuery, type SeriesSamples, type StorageApi,
@@ -42,6 +42,7 @@ interface Node {
   readonly name: string;
   readonly api: StorageApi & Partial<TenantLister>;
   readonly health: NodeHealth;
+  readonly recheck: Rechecker;
 }
 
 type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly node: Node; readonly err: unknown };
@@ -50,7 +51,8 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
  * FanoutStorage is the select side's storage over every storage node: each call goes to the nodes
  * in rotation at once and their answers are merged (merge.ts). A node that cannot be reached or
  * does not answer within nodeTimeoutMs (for streams: between two series) leaves rotation until a
- * background re-check succeeds (NodeHealth), so later requests do not wait for it.
+ * background re-check (`seriesCount` of tenant 0:0, once its back-off has passed) succeeds, so
+ * later requests do not wait for it.
  *
  * An answer lacking nodes (out of rotation, or failing during the call) is complete when at most
  * replicationFactor-1 are missing; otherwise it is partial: marked on the request's storage
@@ -64,16 +66,19 @@ export class FanoutStorage {
   readonly #rf: number;
   readonly #timers: Timers;
   readonly #obs: Partial<FanoutObserver>;
-  readonly #probes = new Set<Promise<void>>();
 
   constructor(o: FanoutOptions) {
     if (o.nodes.length === 0) throw new Error('cannot read from storage without storage nodes');
     if (!Number.isInteger(o.replicationFactor) || o.replicationFactor < 1) throw new Error(`replication factor must be a positive integer; got ${o.replicationFactor}`);
-    this.#nodes = o.nodes.map((n) => ({ name: n.name, api: n.api, health: new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY) }));
     this.#o = o;
     this.#rf = Math.min(o.replicationFactor, o.nodes.length);
     this.#timers = o.timers ?? REAL_TIMERS;
     this.#obs = o.observer ?? {};
+    this.#nodes = o.nodes.map((n) => {
+      const health = new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY);
+      const check = async () => void (await callNode(n.name, 're-check', o.nodeTimeoutMs, undefined, this.#timers, (s) => n.api.seriesCount(DEFAULT_TENANT, s)));
+      return { name: n.name, api: n.api, health, recheck: new Rechecker({ health, now: o.now, timers: this.#timers, check, onUp: () => this.#obs.nodeUp?.(n.name) }) };
+    });
   }
 
   /** forRequest returns the storage one request reads through; it records whether an answer was partial. */
@@ -87,7 +92,12 @@ export class FanoutStorage {
 
   /** idle resolves once the background re-checks in flight have finished. */
   async idle(): Promise<void> {
-    while (this.#probes.size > 0) await Promise.all(this.#probes);
+    await Promise.all(this.#nodes.map((n) => n.recheck.idle()));
+  }
+
+  /** close stops the background re-checks (at shutdown). */
+  close(): void {
+    for (const n of this.#nodes) n.recheck.close();
   }
 
   /**
@@ -98,7 +108,6 @@ export class FanoutStorage {
     signal.throwIfAborted();
     let targets = this.#nodes.filter((n) => n.health.isUp);
     if (targets.length === 0) targets = [...this.#nodes];
-    this.#startProbes();
     const outcomes = await Promise.all(targets.map((n) => this.#call(n, op, signal, call)));
     signal.throwIfAborted();
     const values: T[] = [];
@@ -161,24 +170,11 @@ export class FanoutStorage {
       this.#obs.call?.(n.name, op, (performance.now() - started) / 1000, !request);
       // Only a node that cannot be reached in time leaves rotation; one that answered with an
       // error is missing from this answer alone.
-      if (err instanceof NodeUnavailableError && n.health.failed(this.#o.now())) this.#obs.nodeDown?.(n.name, err);
+      if (err instanceof NodeUnavailableError) {
+        if (n.health.failed(this.#o.now())) this.#obs.nodeDown?.(n.name, err);
+        n.recheck.schedule();
+      }
       return { ok: false, node: n, err };
-    }
-  }
-
-  /** startProbes re-checks, in the background, each node out of rotation whose back-off has passed. */
-  #startProbes(): void {
-    const now = this.#o.now();
-    for (const n of this.#nodes) {
-      if (!n.health.claimProbe(now)) continue;
-      const ac = new AbortController();
-      const p: Promise<void> = callNode(n.name, 're-check', this.#o.nodeTimeoutMs, ac.signal, this.#timers, (s) => n.api.seriesCount(DEFAULT_TENANT, s)).then(
-        () => {
-          if (n.health.succeeded()) this.#obs.nodeUp?.(n.name);
-        },
-        () => void n.health.failed(this.#o.now()),
-      ).finally(() => this.#probes.delete(p));
-      this.#probes.add(p);
     }
   }
 }

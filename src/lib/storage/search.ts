@@ -1,5 +1,6 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { Labels, SearchQuery, SeriesSamples, Tenant, TimeRange, TsdbStatus, TsdbStatusQuery } from '../storageapi/api.ts';
+import { checkTenant } from '../storageapi/tenant.ts';
 import type { StorageCore } from './core.ts';
 import { SeriesBlockCursor, type DataPart } from './data-part.ts';
 import { dedupByInterval, normalizeSamples } from './dedup.ts';
@@ -10,13 +11,7 @@ import { type CompiledMatcher, compileMatcher } from './index/matchers.ts';
 import { dayRange } from './retention.ts';
 import { SeriesScratch } from './series-scratch.ts';
 
-/** checkTenant throws for a tenant that is not two uint32s. */
-export function checkTenant(t: Tenant): void {
-  const ok = (v: number) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
-  if (!t || !ok(t.accountID) || !ok(t.projectID)) {
-    throw new Error(`invalid tenant ${JSON.stringify(t)}: accountID and projectID must be integers in 0..4294967295`);
-  }
-}
+export { checkTenant };
 
 function checkRange(r: TimeRange): void {
   if (!r || Number.isNaN(r.minTimestamp) || Number.isNaN(r.maxTimestamp)) throw new Error(`invalid time range ${JSON.stringify(r)}`);

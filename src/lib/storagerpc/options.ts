@@ -22,7 +22,7 @@ export interface NodeClientOptions {
   readonly timeoutMs?: number;
   /** connectTimeoutMs bounds connecting and the handshake. Default 5 s (at most timeoutMs). */
   readonly connectTimeoutMs?: number;
-  /** maxConnections caps the pooled connections to the node; calls are multiplexed over them. Default 4. */
+  /** maxConnections caps the pooled connections to the node; calls are multiplexed over them. Default 1 (insert: the series dictionary is per connection), 4 (select). */
   readonly maxConnections?: number;
 }
 

@@ -43,7 +43,11 @@ export class SelectNodeClient implements StorageApi, TenantLister {
 
   #call<T>(method: number, tenant: Tenant | undefined, signal: AbortSignal, build: (w: ByteWriter) => void, decode: (r: ByteReader) => T): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    if (tenant !== undefined) checkTenant(tenant);
+    try {
+      if (tenant !== undefined) checkTenant(tenant);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return measure(this.address, method, signal, async () => {
       const conn = await raceAbort(this.#pool.acquire(), signal);
       return unaryCall(conn, { method, build, decode, signal, timeoutMs: this.#timeoutMs });

@@ -53,6 +53,7 @@ export interface ServeOptions {
 /** serve listens on listenAddr for the service. */
 export async function serve(service: Service, listenAddr: string, o: ServeOptions): Promise<RpcServer> {
   const name = SERVICE_NAMES[service.id]!;
+  serverMetrics(); // declared now, so /metrics lists them before the first call
   const conns = new Set<ServerConnection>();
   const server: Server = createServer((socket) => {
     const c = new ServerConnection(socket, service, o, () => conns.delete(c));

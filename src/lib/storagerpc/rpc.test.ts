@@ -15,17 +15,6 @@ const never = () => new AbortController().signal;
 const ls = (o: Record<string, string>): Label[] => Object.keys(o).sort().map((name) => ({ name, value: o[name]! }));
 const q = (sets: LabelMatcher[][] = [], timeRange: TimeRange = { minTimestamp: 0, maxTimestamp: 1e13 }): SearchQuery => ({ tenant: T, matcherSets: sets, timeRange, maxSeries: 0 });
 
-// MemoryStorage is the query side's in-memory searcher with a write side, so the RPC is tested
-// against a storage whose behaviour the tests can change method by method.
-class MemoryStorage extends MemorySearcher implements Inserter, TenantLister {
-  async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
-    for (const r of rows) this.add(tenant, r.labels, r.timestamp, r.value);
-  }
-
-  async listTenants(): Promise<Tenant[]> {
-    return [T];
-  }
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -94,7 +83,7 @@ describe('unavailable nodes', () => {
   });
 
   it('a slow call times out, and the timeout cancels the work on the node', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let remote: AbortSignal | undefined;
     storage.labelNames = (_q, _limit, signal) => {
       remote = signal;
@@ -111,7 +100,7 @@ describe('unavailable nodes', () => {
   });
 
   it('a node going away mid-call fails the call with NodeUnavailableError', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let arrived = false;
     storage.labelNames = (_q, _l, signal) => {
       arrived = true;
@@ -128,7 +117,7 @@ describe('unavailable nodes', () => {
 
 describe('cancellation and errors', () => {
   it('an abort rejects with the signal reason at once and cancels the work on the node', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let remote: AbortSignal | undefined;
     storage.labelValues = (_q, _n, _l, signal) => {
       remote = signal;
@@ -145,7 +134,7 @@ describe('cancellation and errors', () => {
   });
 
   it('re-creates MatcherError and plain errors with their messages', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     storage.labelNames = async () => {
       throw new MatcherError('invalid regexp "(" for label "job": missing )');
     };
@@ -163,13 +152,13 @@ describe('cancellation and errors', () => {
   });
 
   it('refuses a tenant that is not two uint32s before sending anything', async () => {
-    const { client } = await selectNode(new MemoryStorage());
+    const { client } = await selectNode(new MemorySearcher());
     await expect(client.seriesCount({ accountID: -1, projectID: 0 }, never())).rejects.toThrow(/invalid tenant/);
     await expect(client.seriesCount({ accountID: 2 ** 32, projectID: 0 }, never())).rejects.toThrow(/invalid tenant/);
   });
 
   it('a client of the wrong service is told which port to dial', async () => {
-    const { server } = await selectNode(new MemoryStorage());
+    const { server } = await selectNode(new MemorySearcher());
     const wrong = new InsertNodeClient({ address: server.address });
     cleanups.push(() => wrong.close());
     const err = await wrong.addRows(T, [{ labels: ls({ __name__: 'x' }), timestamp: 1, value: 1 }]).catch((e: unknown) => e);
@@ -186,7 +175,7 @@ describe('searchSeries streaming', () => {
   });
 
   it('produces series only as fast as the consumer takes them (credit)', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let produced = 0;
     storage.searchSeries = async function* () {
       for (let i = 0; i < 200; i++) {
@@ -208,7 +197,7 @@ describe('searchSeries streaming', () => {
   });
 
   it('a consumer leaving early cancels the search on the node', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let remote: AbortSignal | undefined;
     let finished = false;
     storage.searchSeries = async function* (_q, signal) {
@@ -228,7 +217,7 @@ describe('searchSeries streaming', () => {
   });
 
   it('streams a series longer than the window and frame, bit-exact', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     const big = series(7, 300_000);
     big.values[12345] = NaN;
     storage.searchSeries = async function* () {
@@ -245,7 +234,7 @@ describe('searchSeries streaming', () => {
   });
 
   it('an error after some series ends the stream with that error', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     storage.searchSeries = async function* () {
       yield series(1, 10);
       throw new Error('part "p1" is corrupt');
@@ -260,7 +249,7 @@ describe('searchSeries streaming', () => {
   });
 
   it('a node that stops sending mid-stream times out with NodeUnavailableError', async () => {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let remote: AbortSignal | undefined;
     storage.searchSeries = async function* (_q, signal) {
       remote = signal;
@@ -279,7 +268,7 @@ describe('searchSeries streaming', () => {
 
 describe('addRows', () => {
   async function insertNode(opts: { maxFrameBytes?: number; dictionaryBytes?: number } = {}) {
-    const storage = new MemoryStorage();
+    const storage = new MemorySearcher();
     let calls = 0;
     const counting: Inserter = {
       addRows: (t, rows) => {
@@ -296,7 +285,7 @@ describe('addRows', () => {
   const rowsOf = (series: number, from = 0, ts = 1000): MetricRow[] =>
     Array.from({ length: series }, (_, i) => ({ labels: ls({ __name__: 'm', job: 'j', i: String(from + i), long: 'v'.repeat(40) }), timestamp: ts, value: from + i }));
 
-  const stored = async (storage: MemoryStorage) => {
+  const stored = async (storage: MemorySearcher) => {
     const out = new Map<string, number[]>();
     for await (const s of storage.searchSeries(q(), never())) out.set(s.labels.find((l) => l.name === 'i')!.value, Array.from(s.values));
     return out;

@@ -14,17 +14,8 @@ import {
 } from './frame.ts';
 import { InsertNodeClient, SelectNodeClient, serveInsertRpc, serveSelectRpc, type RpcServer } from './index.ts';
 
-class MemoryStorage extends MemorySearcher implements Inserter {
-  async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
-    for (const r of rows) this.add(tenant, r.labels, r.timestamp, r.value);
-  }
 
-  async listTenants(): Promise<Tenant[]> {
-    return [];
-  }
-}
-
-const storage = new MemoryStorage();
+const storage = new MemorySearcher();
 let insert: RpcServer;
 let select: RpcServer;
 let selectClient: SelectNodeClient;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Placement, seriesHash } from '../../src/app/insert/cluster/placement.ts';
 import { FanoutStorage } from '../../src/app/select/cluster/fanout.ts';
-import { MemoryNode } from '../../src/lib/cluster/testing/memory-node.ts';
+import { MemorySearcher } from '../../src/lib/query/index.ts';
 import { type Labels, type Tenant } from '../../src/lib/storageapi/index.ts';
 import { formatTable, MAIN_DIR, passRate, runDirectory, totals } from '../conformance/corpus.ts';
 import { type FileReport, type ScriptStore } from '../conformance/runner.ts';
@@ -23,7 +23,7 @@ type Layout = 'split' | 'rerouted';
 
 function clusterStore(layout: Layout): () => ScriptStore {
   return () => {
-    const nodes = [new MemoryNode(), new MemoryNode()];
+    const nodes = [new MemorySearcher(), new MemorySearcher()];
     const fanout = new FanoutStorage({ nodes: nodes.map((api, i) => ({ name: NAMES[i]!, api })), replicationFactor: 1, denyPartialResponse: true, nodeTimeoutMs: 60_000, dedupMs: 0, now: Date.now });
     const rank = new Uint8Array(2);
     return {

@@ -31,8 +31,7 @@ export async function openNodes(n: number): Promise<InProcessNodes> {
     dirs.push(dir);
     const { api, storage } = await openInProcessStorageApi({ dataPath: dir, fsyncIntervalMs: -1, backgroundThreads: 0 });
     storages.push(storage);
-    // The engine has no tenant listing of its own: its stats name every tenant it holds.
-    nodes.push(new FaultyNode(`s${i}:8400`, api, async () => storage.stats().tenants.map((t) => ({ accountID: t.accountID, projectID: t.projectID }))));
+    nodes.push(new FaultyNode(`s${i}:8400`, api));
   }
   const routers: ShardRouter[] = [];
   const fanouts: FanoutStorage[] = [];

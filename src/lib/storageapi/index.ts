@@ -2,4 +2,3 @@ export * from './api.ts';
 export * from './errors.ts';
 export * from './stale.ts';
 export * from './tenant.ts';
-export * from './cluster-contract.ts';

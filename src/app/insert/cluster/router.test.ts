@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOWN, FaultyNode, FROZEN, OK, slow } from '../../../lib/cluster/testing/faulty-node.ts';
-import { MemoryNode } from '../../../lib/cluster/testing/memory-node.ts';
+import { MemorySearcher } from '../../../lib/query/index.ts';
 import { type Labels, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
 import { InsertError } from '../errors.ts';
 import { Placement, seriesHash } from './placement.ts';
@@ -35,7 +35,7 @@ afterEach(async () => {
 });
 
 function setup(n: number, rf: number) {
-  const nodes = Array.from({ length: n }, (_, i) => new FaultyNode(`s${i}:8400`, new MemoryNode()));
+  const nodes = Array.from({ length: n }, (_, i) => new FaultyNode(`s${i}:8400`, new MemorySearcher()));
   const ev: Events = { stored: new Map(), rerouted: new Map(), down: [], up: [] };
   const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
   const observer: Partial<RouterObserver> = {
@@ -46,7 +46,13 @@ function setup(n: number, rf: number) {
   };
   const router = new ShardRouter({ nodes: nodes.map((x) => ({ name: x.name, inserter: x })), replicationFactor: rf, writeTimeoutMs: TIMEOUT, health: BACKOFF, now: Date.now, observer });
   routers.push({ nodes, router });
-  const mem = (k: number) => nodes[k]!.backend as MemoryNode;
+  const mem = (k: number) => nodes[k]!.backend as MemorySearcher;
+  // held counts the samples node k holds.
+  const held = async (k: number): Promise<number> => {
+    let count = 0;
+    for await (const s of mem(k).searchSeries({ tenant: T, matcherSets: [], timeRange: { minTimestamp: 0, maxTimestamp: 1e13 }, maxSeries: 0 }, new AbortController().signal)) count += s.timestamps.length;
+    return count;
+  };
   // holders lists the nodes holding a sample of series i.
   const holders = async (i: number): Promise<number[]> => {
     const out: number[] = [];
@@ -62,7 +68,7 @@ function setup(n: number, rf: number) {
     placement.rank(seriesHash(T, labels(i)), o);
     return [...o];
   };
-  return { nodes, router, ev, mem, holders, ranking };
+  return { nodes, router, ev, mem, held, holders, ranking };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -103,10 +109,10 @@ describe('ShardRouter', () => {
   });
 
   it('brings a node back by itself: after the back-off it resends it a row it failed to store, traffic or not', async () => {
-    const { nodes, router, mem, ev } = setup(2, 1);
+    const { nodes, router, held, ev } = setup(2, 1);
     nodes[1]!.setMode(DOWN);
     await router.addRows(T, rowsOf(40, 1000));
-    expect(mem(1).rows).toBe(0);
+    expect(await held(1)).toBe(0);
     expect(ev.down).toEqual(['s1:8400']);
     // A failed re-check doubles the back-off: still down after the first one.
     await sleep(BACKOFF.minBackoffMs + 50);
@@ -117,9 +123,9 @@ describe('ShardRouter', () => {
     await sleep(2 * BACKOFF.minBackoffMs + 50);
     await router.idle();
     expect(ev.up).toEqual(['s1:8400']);
-    expect(mem(1).rows).toBe(1);
+    expect(await held(1)).toBe(1);
     await router.addRows(T, rowsOf(40, 3000));
-    expect(mem(1).rows).toBeGreaterThan(1);
+    expect(await held(1)).toBeGreaterThan(1);
     expect(router.nodeStates().every((s) => s.up)).toBe(true);
   });
 
@@ -144,17 +150,17 @@ describe('ShardRouter', () => {
   });
 
   it('treats a node slower than the timeout as down, and waits for one within it', async () => {
-    const { nodes, router, mem } = setup(2, 2);
+    const { nodes, router, held } = setup(2, 2);
     nodes[0]!.setMode(slow(60));
     const t = performance.now();
     await router.addRows(T, rowsOf(10));
     // Acknowledged only once the slow replica holds the rows too.
     expect(performance.now() - t).toBeGreaterThanOrEqual(55);
-    expect(mem(0).rows).toBe(10);
+    expect(await held(0)).toBe(10);
     nodes[0]!.setMode(slow(TIMEOUT * 4));
     await router.addRows(T, rowsOf(10, 2000));
     expect(router.nodeStates()[0]!.up).toBe(false);
-    expect(mem(1).rows).toBe(20);
+    expect(await held(1)).toBe(20);
   });
 
   it('acknowledges with fewer copies only when fewer nodes are alive, and refuses when none is', async () => {
@@ -170,18 +176,18 @@ describe('ShardRouter', () => {
   });
 
   it('tries every node when none is in rotation, rather than refusing', async () => {
-    const { nodes, router, mem } = setup(2, 1);
+    const { nodes, router, held } = setup(2, 1);
     nodes[0]!.setMode(DOWN);
     nodes[1]!.setMode(DOWN);
     await expect(router.addRows(T, rowsOf(4))).rejects.toThrow(InsertError);
     nodes[0]!.setMode(OK);
     nodes[1]!.setMode(OK);
     await router.addRows(T, rowsOf(4, 2000));
-    expect(mem(0).rows + mem(1).rows).toBe(4);
+    expect((await held(0)) + (await held(1))).toBe(4);
   });
 
   it('passes a limit error on after storing the rest, without taking the node out of rotation', async () => {
-    const { nodes, router, mem } = setup(2, 2);
+    const { nodes, router, mem, held } = setup(2, 2);
     const base = mem(0);
     const inner = base.addRows.bind(base);
     base.addRows = async (tenant, rows) => {
@@ -189,8 +195,8 @@ describe('ShardRouter', () => {
       if (rows.some((r) => r.value === 3)) throw new LimitExceededError('series has too many labels', '-maxLabelsPerTimeseries', 30);
     };
     await expect(router.addRows(T, rowsOf(6))).rejects.toBeInstanceOf(LimitExceededError);
-    expect(mem(0).rows).toBe(5);
-    expect(mem(1).rows).toBe(6);
+    expect(await held(0)).toBe(5);
+    expect(await held(1)).toBe(6);
     expect(router.nodeStates().every((s) => s.up)).toBe(true);
     expect(nodes[0]!.calls.get('addRows')).toBe(1);
   });

@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryNode } from '../../../lib/cluster/testing/memory-node.ts';
+import { MemorySearcher } from '../../../lib/query/index.ts';
 import { native, remotewrite } from '../../../lib/protoparser/index.ts';
 import { type SeriesSamples, type Tenant } from '../../../lib/storageapi/index.ts';
 import { testInsertOptions } from '../insert.test-helpers.ts';
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 async function setup(maxRequestBytes?: number) {
-  const nodes = [new MemoryNode(), new MemoryNode()];
+  const nodes = [new MemorySearcher(), new MemorySearcher()];
   const router = new ShardRouter({ nodes: nodes.map((inserter, i) => ({ name: `s${i}`, inserter })), replicationFactor: 2, writeTimeoutMs: 1000, now: Date.now });
   const counted: Array<[string, string, number]> = [];
   const o = { ...testInsertOptions(router, maxRequestBytes), onInserted: (t: Tenant, type: string, n: number) => void counted.push([`${t.accountID}:${t.projectID}`, type, n]) };

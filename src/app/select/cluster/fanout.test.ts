@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOWN, FaultyNode, FROZEN, OK } from '../../../lib/cluster/testing/faulty-node.ts';
-import { MemoryNode } from '../../../lib/cluster/testing/memory-node.ts';
+import { MemorySearcher } from '../../../lib/query/index.ts';
 import { LimitExceededError, type SearchQuery, type SeriesSamples, type Tenant } from '../../../lib/storageapi/index.ts';
 import { ApiError } from '../errors.ts';
 import { FanoutStorage, type FanoutObserver, type RequestStorage } from './fanout.ts';
@@ -26,8 +26,8 @@ afterEach(async () => {
 });
 
 function setup(n: number, o: { rf?: number; deny?: boolean } = {}) {
-  const nodes = Array.from({ length: n }, (_, i) => new FaultyNode(`s${i}:8401`, new MemoryNode()));
-  const mem = (k: number) => nodes[k]!.backend as MemoryNode;
+  const nodes = Array.from({ length: n }, (_, i) => new FaultyNode(`s${i}:8401`, new MemorySearcher()));
+  const mem = (k: number) => nodes[k]!.backend as MemorySearcher;
   const partials: string[][] = [];
   const observer: Partial<FanoutObserver> = { partial: (missing) => void partials.push([...missing]) };
   const f = new FanoutStorage({

@@ -1,7 +1,6 @@
 import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, iterateNode, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
-import { MatcherError } from '../../../lib/storage/index.ts';
 import {
-  DEFAULT_TENANT, type Labels, LimitExceededError, NodeUnavailableError, type SearchQuery, type SeriesSamples, type StorageApi,
+  DEFAULT_TENANT, type Labels, LimitExceededError, MatcherError, NodeUnavailableError, type SearchQuery, type SeriesSamples, type StorageApi,
   type Tenant, type TenantLister, type TimeRange, type TsdbStatus, type TsdbStatusQuery,
 } from '../../../lib/storageapi/index.ts';
 import { ApiError } from '../errors.ts';

@@ -3,6 +3,6 @@
 // addresses, and per-node metrics.
 export { callNode, iterateNode, REAL_TIMERS, type Timers } from './call.ts';
 export { DEFAULT_HEALTH_POLICY, NodeHealth, type HealthPolicy } from './health.ts';
-export { exportNodeStates, NODE_CALL_METRICS, type NodeCallObserver, type NodeState } from './metrics.ts';
+export { exportNodeStates, type NodeState } from './metrics.ts';
 export { parseNodeAddress, parseNodeAddresses } from './node-address.ts';
 export { Rechecker, type RecheckerOptions } from './recheck.ts';

@@ -1,20 +1,7 @@
-import { counter, gauge, summary } from '../metrics/index.ts';
+// Calls to storage nodes (latency, errors by reason, bytes) are counted by the RPC client itself
+// (storagerpc's tsdb_rpc_client_*); this is the rotation state the cluster cores add on top.
 
-const rpcDuration = summary('tsdb_storage_node_rpc_duration_seconds', 'Duration of calls to storage nodes, failed ones included, by node and operation', ['node', 'op']);
-const rpcErrors = counter('tsdb_storage_node_rpc_errors_total', 'Calls to storage nodes that failed (unreachable, timed out or answering with an error), by node and operation', ['node', 'op']);
-
-/** NodeCallObserver is told about every call to a storage node (the cluster cores take one). */
-export interface NodeCallObserver {
-  call(node: string, op: string, seconds: number, failed: boolean): void;
-}
-
-/** NODE_CALL_METRICS records calls in tsdb_storage_node_rpc_duration_seconds and tsdb_storage_node_rpc_errors_total. */
-export const NODE_CALL_METRICS: NodeCallObserver = {
-  call(node, op, seconds, failed) {
-    rpcDuration.observe({ node, op }, seconds);
-    if (failed) rpcErrors.inc({ node, op });
-  },
-};
+import { gauge } from '../metrics/index.ts';
 
 /** NodeState is what tsdb_storage_node_up reads for one node at scrape time. */
 export interface NodeState {

@@ -1,4 +1,3 @@
-import { NODE_CALL_METRICS } from '../../../lib/cluster/index.ts';
 import { type Logger } from '../../../lib/logger/index.ts';
 import { counter } from '../../../lib/metrics/index.ts';
 import { type Tenant } from '../../../lib/storageapi/index.ts';
@@ -16,7 +15,6 @@ export function countTenantRows(tenant: Tenant, type: string, rows: number): voi
 /** routerObserver records what the shard router does in metrics, and node state changes in the log. */
 export function routerObserver(logger: Logger): RouterObserver {
   return {
-    call: NODE_CALL_METRICS.call,
     rowsStored: (node, n) => rowsStored.inc({ node }, n),
     rowsRerouted: (node, n) => rowsRerouted.inc({ node }, n),
     nodeDown: (node, err) => logger.warn({ err }, `storage node ${node} left rotation; its rows go to other nodes until a re-check succeeds`),

@@ -11,8 +11,6 @@ export interface WriteNode {
 
 /** RouterObserver is told what the router does (the binary turns it into metrics and log lines). */
 export interface RouterObserver {
-  /** call: one batch sent to a node, how long it took, and whether it failed. */
-  call(node: string, op: string, seconds: number, failed: boolean): void;
   /** rowsStored: a node acknowledged n rows. */
   rowsStored(node: string, n: number): void;
   /** rowsRerouted: n rows that rank node among their replicas went to other nodes instead. */
@@ -186,13 +184,6 @@ export class ShardRouter implements Inserter {
 
   #send(k: number, tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
     const node = this.#nodes[k]!;
-    const started = performance.now();
-    return callNode(node.name, `store ${rows.length} rows`, this.#timeoutMs, undefined, this.#timers, () => node.inserter.addRows(tenant, rows)).then(
-      () => this.#obs.call?.(node.name, 'addRows', (performance.now() - started) / 1000, false),
-      (err: unknown) => {
-        this.#obs.call?.(node.name, 'addRows', (performance.now() - started) / 1000, !(err instanceof LimitExceededError));
-        throw err;
-      },
-    );
+    return callNode(node.name, `store ${rows.length} rows`, this.#timeoutMs, undefined, this.#timers, () => node.inserter.addRows(tenant, rows));
   }
 }

@@ -14,7 +14,6 @@ export interface ReadNode {
 
 /** FanoutObserver is told what the fan-out does (the binary turns it into metrics and log lines). */
 export interface FanoutObserver {
-  call(node: string, op: string, seconds: number, failed: boolean): void;
   nodeDown(node: string, err: unknown): void;
   nodeUp(node: string): void;
   /** partial: an answer lacked these nodes (more than replicationFactor-1 of them); it went out partial or was refused. */
@@ -157,16 +156,12 @@ export class FanoutStorage {
   }
 
   async #call<T>(n: Node, op: string, signal: AbortSignal, call: (api: Node['api'], node: string, signal: AbortSignal) => Promise<T>): Promise<Outcome<T>> {
-    const started = performance.now();
     try {
       const value = await call(n.api, n.name, signal);
-      this.#obs.call?.(n.name, op, (performance.now() - started) / 1000, false);
       if (n.health.succeeded()) this.#obs.nodeUp?.(n.name);
       return { ok: true, value };
     } catch (err) {
       if (signal.aborted) throw signal.reason;
-      const request = isRequestError(err);
-      this.#obs.call?.(n.name, op, (performance.now() - started) / 1000, !request);
       // Only a node that cannot be reached in time leaves rotation; one that answered with an
       // error is missing from this answer alone.
       if (err instanceof NodeUnavailableError) {

@@ -1,4 +1,3 @@
-import { NODE_CALL_METRICS } from '../../../lib/cluster/index.ts';
 import { type Logger } from '../../../lib/logger/index.ts';
 import { counter } from '../../../lib/metrics/index.ts';
 import { type Tenant } from '../../../lib/storageapi/index.ts';
@@ -15,7 +14,6 @@ export function countTenantRequest(t: Tenant): void {
 /** fanoutObserver records what the fan-out does in metrics, and node state changes in the log. */
 export function fanoutObserver(logger: Logger): FanoutObserver {
   return {
-    call: NODE_CALL_METRICS.call,
     nodeDown: (node, err) => logger.warn({ err }, `storage node ${node} left rotation; answers lack its data until a re-check succeeds`),
     nodeUp: (node) => logger.info(`storage node ${node} is back in rotation`),
     partial: () => partialResponses.inc(),

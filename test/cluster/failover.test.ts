@@ -4,6 +4,7 @@
 // again, and while one is frozen with SIGSTOP: every acknowledged sample must be found afterwards,
 // and neither writes nor queries may wait on the dead or frozen node.
 
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, removeTempDirs, sleep } from '../tsdb/harness.ts';
 import { restartStorage, type Server, signal, startInsert, startSelect, startStorage, type StorageNode } from './harness.ts';
@@ -22,7 +23,7 @@ let select1Deny: Server;
 beforeAll(async () => {
   nodes = await Promise.all([startStorage(), startStorage()]);
   [insert, select2, select1, select1Deny] = await Promise.all([
-    startInsert(nodes, ['-replicationFactor=2', TIMEOUT]),
+    startInsert(nodes, ['-replicationFactor=2', TIMEOUT, '-graphiteListenAddr=127.0.0.1:0', '-defaultTenantID=7:3']),
     startSelect(nodes, ['-replicationFactor=2', TIMEOUT]),
     startSelect(nodes, ['-replicationFactor=1', TIMEOUT]),
     startSelect(nodes, ['-replicationFactor=1', TIMEOUT, '-search.denyPartialResponse']),
@@ -111,6 +112,18 @@ async function nodeUp(s: Server, node: string, timeoutMs = 60_000): Promise<void
 const count = (r: Awaited<ReturnType<typeof query>>) => Number(r.body.data?.result[0]?.value[1]);
 
 describe('cluster failover (processes on loopback)', () => {
+  it('writes what the network receivers get to -defaultTenantID', async () => {
+    const [, addr] = /graphite receiver listening on (\S+)/.exec(insert.proc.output())!;
+    const [host, port] = [addr!.slice(0, addr!.lastIndexOf(':')), Number(addr!.slice(addr!.lastIndexOf(':') + 1))];
+    const sock = createConnection(port, host);
+    await new Promise<void>((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+    await new Promise<void>((resolve) => sock.end(`recv.metric;host=a 5 ${T0 / 1000}\n`, resolve));
+    const q = (tenant: string) => fetch(`${select2.base}/select/${tenant}/prometheus/api/v1/series?${new URLSearchParams({ 'match[]': '{__name__="recv.metric"}', start: String(T0 / 1000 - 60), end: String(T0 / 1000 + 60) })}`).then((r) => r.json() as Promise<{ data: unknown[] }>);
+    for (let i = 0; i < 100 && (await q('7:3')).data.length === 0; i++) await sleep(100);
+    expect((await q('7:3')).data).toEqual([{ __name__: 'recv.metric', host: 'a' }]);
+    expect((await q('0')).data).toEqual([]);
+  }, 60_000);
+
   it('keeps every acknowledged write through a SIGKILL and restart of a storage node, with complete answers at factor 2', async () => {
     await writer.run(15);
     // Kill a node while writes are in flight.

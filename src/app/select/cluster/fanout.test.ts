@@ -107,12 +107,13 @@ describe('FanoutStorage', () => {
   });
 
   it('fails with 503 when no node answers, whatever the flags', async () => {
-    const { nodes, f } = setup(2, { rf: 2 });
+    const { nodes, f, partials } = setup(2, { rf: 2 });
     nodes[0]!.setMode(DOWN);
     nodes[1]!.setMode(DOWN);
     const err = await f.forRequest().seriesCount(T, signal()).catch((e: unknown) => e);
     expect((err as ApiError).status).toBe(503);
     expect((err as Error).message).toMatch(/^cannot count series: no storage node answered \(s0:8401: /);
+    expect(partials).toEqual([['s0:8401', 's1:8401']]);
   });
 
   it('does not let a frozen node hold a query past the node timeout, and skips it afterwards', async () => {

@@ -128,10 +128,10 @@ export class FanoutStorage {
     }
     if (missing.length === 0) return values;
     const why = reasons.join('; ');
-    if (requireAll) throw new ApiError('unavailable', `cannot ${op} on every storage node (${why}); nothing was skipped on the others, retry once every node answers`);
-    if (missing.length === this.#nodes.length) throw new ApiError('unavailable', `cannot ${op}: no storage node answered (${why})`);
+    if (requireAll) throw new ApiError('unavailable', `cannot ${op} on every storage node (${why}); the nodes that answered did it, retry once every node answers`);
     if (missing.length < this.#rf) return values;
     this.#obs.partial?.(missing);
+    if (missing.length === this.#nodes.length) throw new ApiError('unavailable', `cannot ${op}: no storage node answered (${why})`);
     if (this.#o.denyPartialResponse) {
       throw new ApiError('unavailable', `cannot ${op} completely: storage node${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not answer (${why}), and -search.denyPartialResponse is set`);
     }

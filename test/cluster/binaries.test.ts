@@ -66,6 +66,9 @@ describe('tsdb-insert and tsdb-select binaries', () => {
       const metrics = await (await fetch(`${insert.base}/metrics`)).text();
       expect(metrics).toContain('tsdb_storage_node_up{node="127.0.0.1:1"} 0');
       expect(metrics).toMatch(/tsdb_storage_node_rows_rerouted_total\{node="127\.0\.0\.1:[12]"\} 1/);
+      // Calls themselves are counted by the RPC client: errors by reason, latency.
+      expect(metrics).toMatch(/^tsdb_rpc_client_request_errors_total\{node="127\.0\.0\.1:1",[^}]*\} 1$/m);
+      expect(metrics).toMatch(/^tsdb_rpc_client_request_duration_seconds_count\{node="127\.0\.0\.1:1",[^}]*\} 1$/m);
       const selectMetrics = await (await fetch(`${select.base}/metrics`)).text();
       expect(selectMetrics).toContain('tsdb_tenant_select_requests_total{accountID="0",projectID="0"} 1');
       expect(selectMetrics).toContain('tsdb_select_partial_responses_total 1');

@@ -15,7 +15,7 @@ export const DOWN: FaultMode = { kind: 'down' };
 export const FROZEN: FaultMode = { kind: 'frozen' };
 export const slow = (delayMs: number): FaultMode => ({ kind: 'slow', delayMs });
 
-/** NodeBackend is what a FaultyNode wraps. listTenants is optional (the in-process storage lacks it). */
+/** NodeBackend is what a FaultyNode wraps: any storageapi implementation; writes and tenant listing are optional. */
 export type NodeBackend = StorageApi & Partial<Inserter> & Partial<TenantLister>;
 
 export class FaultyNode implements StorageApi, Inserter, TenantLister {
@@ -26,13 +26,9 @@ export class FaultyNode implements StorageApi, Inserter, TenantLister {
   #mode: FaultMode = OK;
   #thaw: Array<() => void> = [];
 
-  readonly #lister: TenantLister['listTenants'] | undefined;
-
-  /** lister, when given, answers listTenants (for a backend without it, such as the in-process storage). */
-  constructor(name: string, backend: NodeBackend, lister?: TenantLister['listTenants']) {
+  constructor(name: string, backend: NodeBackend) {
     this.name = name;
     this.backend = backend;
-    this.#lister = lister ?? backend.listTenants?.bind(backend);
   }
 
   get mode(): FaultMode {
@@ -104,8 +100,8 @@ export class FaultyNode implements StorageApi, Inserter, TenantLister {
 
   async listTenants(range: TimeRange, signal: AbortSignal): Promise<Tenant[]> {
     await this.#gate('listTenants', signal);
-    if (this.#lister === undefined) throw new Error(`storage node ${this.name} cannot list tenants`);
-    return this.#lister(range, signal);
+    if (this.backend.listTenants === undefined) throw new Error(`storage node ${this.name} cannot list tenants`);
+    return this.backend.listTenants(range, signal);
   }
 }
 

@@ -9,7 +9,7 @@ import { mergeTsdbStatus, SeriesMerger, unionLabelSets, unionStrings, unionTenan
 /** ReadNode is one storage node as the select side sees it: its address and a client for it. */
 export interface ReadNode {
   readonly name: string;
-  readonly api: StorageApi & Partial<TenantLister>;
+  readonly api: StorageApi & TenantLister;
 }
 
 /** FanoutObserver is told what the fan-out does (the binary turns it into metrics and log lines). */
@@ -38,7 +38,7 @@ export interface FanoutOptions {
 
 interface Node {
   readonly name: string;
-  readonly api: StorageApi & Partial<TenantLister>;
+  readonly api: StorageApi & TenantLister;
   readonly health: NodeHealth;
   readonly recheck: Rechecker;
 }
@@ -254,10 +254,7 @@ export class RequestStorage implements StorageApi, TenantLister {
   }
 
   async listTenants(range: TimeRange, signal: AbortSignal): Promise<Tenant[]> {
-    const lists = await this.#f.gather('list tenants', signal, this.#f.unary((api, s) => {
-      if (api.listTenants === undefined) throw new Error('this storage node cannot list tenants');
-      return api.listTenants(range, s);
-    }, 'list tenants'), this);
+    const lists = await this.#f.gather('list tenants', signal, this.#f.unary((api, s) => api.listTenants(range, s), 'list tenants'), this);
     return unionTenants(lists);
   }
 }

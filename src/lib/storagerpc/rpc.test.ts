@@ -8,6 +8,8 @@ import { MemorySearcher } from '../query/memory-searcher.ts';
 import type { Inserter, Label, LabelMatcher, MetricRow, SearchQuery, SeriesSamples, StorageApi, Tenant, TenantLister, TimeRange } from '../storageapi/api.ts';
 import { MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';
 import { InsertNodeClient, SelectNodeClient, serveInsertRpc, serveSelectRpc, type RpcServer } from './index.ts';
+import { writeString } from './codec.ts';
+import { finishFrame, newFrame, PROTOCOL_VERSION, SERVICE_SELECT, T_HELLO_OK } from './frame.ts';
 import { STREAM_WINDOW_BYTES } from './series-stream.ts';
 
 const T: Tenant = { accountID: 0, projectID: 0 };
@@ -97,6 +99,28 @@ describe('unavailable nodes', () => {
     // the connection stays usable
     storage.labelNames = async () => ['ok'];
     expect(await client.labelNames(q(), 0, never())).toEqual(['ok']);
+  });
+
+  it('a node that went silent after the handshake: the timed-out connection is dropped and the next call dials again', async () => {
+    let connections = 0;
+    const addr = await rawServer((s) => {
+      connections++;
+      s.once('data', () => {
+        // answer HELLO, then say nothing ever again
+        const w = newFrame(T_HELLO_OK, 0);
+        w.writeUvarint(PROTOCOL_VERSION);
+        w.writeU8(SERVICE_SELECT);
+        w.writeUvarint(1 << 20);
+        w.writeUvarint(0);
+        writeString(w, 'silent');
+        s.write(finishFrame(w));
+      });
+    });
+    const client = new SelectNodeClient({ address: addr, timeoutMs: 150 });
+    cleanups.push(() => client.close());
+    await expect(client.seriesCount(T, never())).rejects.toBeInstanceOf(NodeUnavailableError);
+    await expect(client.seriesCount(T, never())).rejects.toBeInstanceOf(NodeUnavailableError);
+    expect(connections).toBe(2);
   });
 
   it('a node going away mid-call fails the call with NodeUnavailableError', async () => {

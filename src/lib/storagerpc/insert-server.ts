@@ -58,5 +58,5 @@ export function serveInsertRpc(storage: Inserter, listenAddr: string, opts: Inse
       };
     },
   };
-  return serve(service, listenAddr, { enableTCP6: opts.enableTCP6 ?? false, maxConcurrentCalls: opts.maxConcurrentCalls ?? DEFAULT_INSERT_CONCURRENT_CALLS, logger: opts.logger });
+  return serve(service, listenAddr, { enableTCP6: opts.enableTCP6 ?? false, maxConcurrentCalls: opts.maxConcurrentCalls ?? DEFAULT_INSERT_CONCURRENT_CALLS, overload: 'pause', logger: opts.logger });
 }

@@ -32,7 +32,11 @@ export interface RpcServerOptions {
   readonly enableTCP6?: boolean;
   /** maxFrameBytes is the largest frame accepted from a client. Default 64 MiB (insert) / 1 MiB (select). */
   readonly maxFrameBytes?: number;
-  /** maxConcurrentCalls caps calls running at once per connection; past it the node stops reading the connection until one ends. Default 8 (insert), 64 (select). */
+  /**
+   * maxConcurrentCalls caps calls running at once per connection. Insert: past it the node stops
+   * reading the connection until one ends (default 8). Select: more calls are refused with
+   * NodeUnavailableError on the client (default 256).
+   */
   readonly maxConcurrentCalls?: number;
   /** logger receives connection-level problems (protocol errors, failed writes). Default: silent. */
   readonly logger?: RpcLogger;

@@ -220,6 +220,25 @@ describe('searchSeries streaming', () => {
     expect(produced).toBe(200);
   });
 
+  it('refuses calls over the connection cap, while streams waiting for credit still finish', async () => {
+    const storage = new MemorySearcher();
+    storage.searchSeries = async function* () {
+      for (let i = 0; i < 60; i++) yield series(i, 10_000); // several windows' worth
+    };
+    const server = await serveSelectRpc(storage, '127.0.0.1:0', { maxConcurrentCalls: 3 });
+    const client = new SelectNodeClient({ address: server.address, maxConnections: 1 });
+    cleanups.push(() => server.close(), () => client.close());
+    const streams = [0, 1, 2].map(() => client.searchSeries(q(), never())[Symbol.asyncIterator]());
+    for (const it of streams) await it.next(); // three calls running, each blocked on credit
+    await expect(client.seriesCount(T, never())).rejects.toThrow(/3 calls running, the most the node takes/);
+    for (const it of streams) {
+      let n = 1;
+      for (let r = await it.next(); !r.done; r = await it.next()) n++;
+      expect(n).toBe(60);
+    }
+    expect(await client.seriesCount(T, never())).toBe(0);
+  });
+
   it('a consumer leaving early cancels the search on the node', async () => {
     const storage = new MemorySearcher();
     let remote: AbortSignal | undefined;
@@ -334,6 +353,26 @@ describe('addRows', () => {
     expect(got.size).toBe(200 + 4 * 50);
     expect(got.get('7')).toEqual([7, 7, 7, 7]);
     expect(got.get('3049')).toEqual([3049]);
+  });
+
+  it('holds back a connection with too many writes running instead of failing them', async () => {
+    const storage = new MemorySearcher();
+    let running = 0;
+    let most = 0;
+    const slow: Inserter = {
+      addRows: async (t, rows) => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+        return storage.addRows(t, rows);
+      },
+    };
+    const server = await serveInsertRpc(slow, '127.0.0.1:0', { maxConcurrentCalls: 2 });
+    const client = new InsertNodeClient({ address: server.address });
+    cleanups.push(() => server.close(), () => client.close());
+    await Promise.all(Array.from({ length: 10 }, (_, k) => client.addRows(T, rowsOf(10, k * 10))));
+    expect((await stored(storage)).size).toBe(100);
+    expect(most).toBe(2);
   });
 
   it('pipelines concurrent calls on one connection', async () => {

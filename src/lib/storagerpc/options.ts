@@ -16,7 +16,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** NodeClientOptions configure a client of one storage node. */
 export interface NodeClientOptions {
-  /** address is the node's "host:port" (-insertAddr for InsertNodeClient, -selectAddr for SelectNodeClient). */
+  /** address is the node's "host:port" (-insertAddr for InsertNodeClient, -selectAddr for SelectNodeClient); the constructor throws for anything else. */
   readonly address: string;
   /** timeoutMs bounds each call; on expiry the call is cancelled on the node and rejects with NodeUnavailableError. Default 30 s. */
   readonly timeoutMs?: number;

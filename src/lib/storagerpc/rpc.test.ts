@@ -75,6 +75,12 @@ describe('unavailable nodes', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('a malformed address is refused when the client is made', () => {
+    expect(() => new SelectNodeClient({ address: 'storage-0' })).toThrow(/invalid storage node address "storage-0": expected host:port/);
+    expect(() => new InsertNodeClient({ address: 'h:99999' })).toThrow(/invalid storage node address/);
+    expect(new InsertNodeClient({ address: '[::1]:8400' }).address).toBe('[::1]:8400');
+  });
+
   it('nothing listening: ECONNREFUSED as NodeUnavailableError', async () => {
     const addr = await rawServer(() => {});
     cleanups.splice(0).forEach((c) => void c()); // close the listener: the port refuses now

@@ -181,6 +181,16 @@ describe('cancellation and errors', () => {
     expect((e as Error).message).toBe('cannot read index part "x": disk on fire');
   });
 
+  it('a result the node cannot encode (a storage bug) is answered as an error, and the node lives on', async () => {
+    const storage = new MemorySearcher();
+    storage.labelNames = async () => [undefined as unknown as string];
+    const { client } = await selectNode(storage);
+    const err = await client.labelNames(q(), 0, never()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(NodeUnavailableError);
+    expect(await client.seriesCount(T, never())).toBe(0);
+  });
+
   it('refuses a tenant that is not two uint32s before sending anything', async () => {
     const { client } = await selectNode(new MemorySearcher());
     await expect(client.seriesCount({ accountID: -1, projectID: 0 }, never())).rejects.toThrow(/invalid tenant/);

@@ -251,7 +251,9 @@ class ServerConnection {
         if (!call.cancelled) m.errors.inc(labels);
         call.fail(err);
       },
-    ).finally(() => {
+    ).catch((err: unknown) => {
+      this.#o.logger?.error({ err }, `cannot answer ${methodName} call ${f.id} of ${this.#peer}`);
+    }).finally(() => {
       m.duration.observe(labels, (performance.now() - call.started) / 1000);
       this.#calls.delete(f.id);
       if (this.#paused && !this.#full() && !this.#closing) {

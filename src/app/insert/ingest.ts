@@ -1,5 +1,5 @@
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type Logger } from '../../lib/logger/index.ts';
+import { type KeyThrottle, type Logger } from '../../lib/logger/index.ts';
 import { counter } from '../../lib/metrics/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
@@ -158,8 +158,12 @@ function hasTimestampBefore(timestamps: Float64Array, n: number, threshold: numb
   return false;
 }
 
-/** handleIngest is the fastify handler shape shared by the ingestion routes. */
-export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<FastifyReply> {
+/**
+ * handleIngest is the fastify handler shape shared by the ingestion routes. A rejected request
+ * (400, 413, 415) is logged as a warning naming the route, the client and the reason, at most once
+ * per route per `rejections` interval (the line says how many it stands for); 5xx are errors.
+ */
+export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions, rejections: KeyThrottle): Promise<FastifyReply> {
   try {
     const declared = Number(req.headers['content-length']);
     if (declared > o.maxRequestBytes) throw new common.BodyTooLargeError('request body', o.maxRequestBytes);
@@ -170,9 +174,20 @@ export async function handleIngest(req: FastifyRequest, reply: FastifyReply, ten
     return reply.code(204).send();
   } catch (err) {
     const e = classifyInsertError(err);
-    if (e.statusCode >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${req.url.split('?')[0]}`);
+    const route = req.url.split('?')[0]!;
+    if (e.statusCode >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${route}`);
+    else logRejection(o.logger, rejections, req, route, e);
     // A rejected body may be only partly read; close the connection rather than reuse it mid-body.
     if (!req.raw.complete) reply.header('connection', 'close');
     return reply.code(e.statusCode).type('text/plain').send(e.message);
   }
+}
+
+function logRejection(logger: Logger, rejections: KeyThrottle, req: FastifyRequest, route: string, e: InsertError): void {
+  const dropped = rejections.take(route);
+  if (dropped === undefined) return;
+  const port = req.socket.remotePort;
+  const client = port === undefined ? req.ip : `${req.ip}:${port}`;
+  const more = dropped > 0 ? ` (and ${dropped} more rejected requests to this route in the last ${rejections.intervalMs / 1000}s not logged)` : '';
+  logger.warn(`rejected ${req.method} ${route} from ${client} with ${e.statusCode}: ${e.message}${more}`);
 }

@@ -1,5 +1,5 @@
-import formbody from '@fastify/formbody';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { formBodiesOnly } from '../../lib/httpserver/index.ts';
 import { type SelectDeps } from './deps.ts';
 import { selectAuthKeys } from './flags.ts';
 import { handleExportCsv, handleExportJson, handleExportNative, handleFederate } from './handle-export.ts';
@@ -13,7 +13,7 @@ type Handler = (c: ReadContext, req: FastifyRequest) => Promise<unknown>;
 
 /**
  * READ_ROUTES is the read-API route table (SPEC part D). Each is served for GET and POST
- * (form-encoded) at its path and under /prometheus.
+ * (form-encoded; a body of another type is ignored) at its path and under /prometheus.
  */
 export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?]> = [
   ['/api/v1/query', (c) => handleInstantQuery(c)],
@@ -34,7 +34,7 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?
 
 /** registerSelectRoutes adds the read routes, delete_series and the cache reset to app. */
 export async function registerSelectRoutes(app: FastifyInstance, deps: SelectDeps): Promise<void> {
-  await app.register(formbody);
+  await formBodiesOnly(app);
   for (const prefix of ['', '/prometheus']) {
     for (const [path, handler, deadline] of READ_ROUTES) {
       app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req), deadline ?? QUERY_DEADLINE) });

@@ -19,6 +19,10 @@ describe('jsonline parse', () => {
       'm{code="200",ok="true"} NaN @1', 'm{code="200",ok="true"} NaN @2', 'm{code="200",ok="true"} +Inf @3', 'm{code="200",ok="true"} -Inf @4',
       'm{code="200",ok="true"} +Inf @5', 'm{code="200",ok="true"} +Inf @6', 'm{code="200",ok="true"} 1.5 @7', 'm{code="200",ok="true"} -0 @8',
     ]);
+    // bare special values, as VictoriaMetrics and vmctl write them
+    f('{"metric":{"__name__":"m"},"values":[0.5, NaN,+Inf ,-Inf,inf,nan,-infinity],"timestamps":[1,2,3,4,5,6,7]}', [
+      'm{} 0.5 @1', 'm{} NaN @2', 'm{} +Inf @3', 'm{} -Inf @4', 'm{} +Inf @5', 'm{} NaN @6', 'm{} -Inf @7',
+    ]);
     // blank lines, CRLF, several series
     f('\n{"metric":{"__name__":"a"},"values":[1],"timestamps":[1]}\r\n  \n{"metric":{"__name__":"b"},"values":[2],"timestamps":[-2]}', ['a{} 1 @1', 'b{} 2 @-2']);
     // a series without __name__ is allowed
@@ -46,5 +50,10 @@ describe('jsonline parse', () => {
     f('{"metric":{"a":"1"},"values":[1],"timestamps":[1e300]}', 'line 2: timestamp at position 0 must be an integer (ms); got "1e+300"');
     f('{"metric":{"a":"1"},"values":["x"],"timestamps":[1]}', 'line 2: cannot parse value at position 0: "\\"x\\""');
     f('{"metric":{"a":"1"},"values":[true],"timestamps":[1]}', 'line 2: cannot parse value at position 0: "true"');
+    // bare words other than NaN and Inf, or outside arrays, are still JSON errors
+    f('{"metric":{"a":"1"},"values":[Nope],"timestamps":[1]}', expect.stringMatching(/^line 2: cannot parse JSON: .*Nope/) as unknown as string);
+    f('{"metric":{"a":NaN},"values":[1],"timestamps":[1]}', expect.stringMatching(/^line 2: cannot parse JSON: /) as unknown as string);
+    f('{"metric":{"a":"1"},"values":[1NaN],"timestamps":[1]}', expect.stringMatching(/^line 2: cannot parse JSON: /) as unknown as string);
+    f('{"metric":{"a":"1"},"values":[NaN],"timestamps":[NaN]}', 'line 2: timestamp at position 0 must be an integer (ms); got "\\"NaN\\""');
   });
 });

@@ -1,11 +1,13 @@
 // JSON lines import (/api/v1/import): one series per line,
 //   {"metric":{"__name__":"up","job":"a"},"values":[1,0.5,null,"NaN"],"timestamps":[1700000000000,…]}
-// values are numbers, null (NaN) or strings holding a number or a special value ("NaN", "Inf",
-// "+Inf", "-Inf", "Infinity", any letter case); timestamps are integer ms; both arrays must be
+// values are numbers, null (NaN), strings holding a number or a special value ("NaN", "Inf",
+// "+Inf", "-Inf", "Infinity", any letter case), or those special values as bare words, as
+// VictoriaMetrics and vmctl write them (`[0.5,NaN,+Inf]`, bare-specials.ts); timestamps are integer ms; both arrays must be
 // non-empty and of equal length. Label values that are numbers or booleans are turned into
 // strings; null and empty values are dropped. A bad line is skipped and counted.
 
 import { parseFloatText } from '../common/float.ts';
+import { quoteBareSpecials } from './bare-specials.ts';
 import { fail, isLineFailure, quote } from '../common/line-failure.ts';
 import { jsonType } from '../common/json.ts';
 import { canonicalLabels, type Label, type Row } from '../common/row.ts';
@@ -46,11 +48,19 @@ export function readSeriesLine(s: string, start: number, end: number): SeriesLin
   let i = start;
   while (i < end && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
   if (i === end) return undefined;
+  const text = s.slice(start, end);
   let doc: unknown;
   try {
-    doc = JSON.parse(s.slice(start, end));
+    doc = JSON.parse(text);
   } catch (err) {
-    fail(`cannot parse JSON: ${(err as Error).message}`);
+    // Only a line JSON refuses pays for looking for VictoriaMetrics' bare NaN and Inf values.
+    const quoted = quoteBareSpecials(text);
+    try {
+      if (quoted === undefined) throw err;
+      doc = JSON.parse(quoted);
+    } catch {
+      fail(`cannot parse JSON: ${(err as Error).message}`);
+    }
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(`line must be a JSON object; got ${jsonType(doc)}`);
   const o = doc as Record<string, unknown>;

@@ -75,6 +75,10 @@ function install(missing: readonly TestDep[]): boolean {
   const root = process.getuid?.() === 0;
   const sudo = root ? [] : ['sudo'];
   const aptInstall = [...sudo, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...pkgs];
+  if (findBinary('apt-get') === undefined) {
+    say(`cannot install ${pkgs.join(' ')}: there is no apt-get (not Debian?); install the programs above another way`);
+    return false;
+  }
   if (!root && findBinary('sudo') === undefined) {
     say(`cannot install ${pkgs.join(' ')}: not root and no sudo; run as root: apt-get update && apt-get install ${pkgs.join(' ')}`);
     return false;

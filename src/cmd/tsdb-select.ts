@@ -13,7 +13,7 @@ reexecTuned({
   optOutVar: 'STRATA_TSDB_NO_REEXEC',
 });
 
-const { ConcurrencyLimiter, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags } = await import('../app/select/index.ts');
+const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
 const { CLUSTER_PATHS, clusterScope, clusterSelectConfigFromFlags, FanoutStorage, fanoutObserver, registerTenantsRoute } = await import('../app/select/cluster/index.ts');
 const { exportNodeStates } = await import('../lib/cluster/index.ts');
 const { gauge } = await import('../lib/metrics/index.ts');
@@ -21,6 +21,7 @@ const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
 const { SelectNodeClient } = await import('../lib/storagerpc/index.ts');
 type ClusterSelectConfig = import('../app/select/cluster/index.ts').ClusterSelectConfig;
+type VmalertProxy = import('../app/select/index.ts').VmalertProxy;
 
 const rt = startRuntime({ binary: 'tsdb-select', metricsPrefix: 'tsdb', defaultListenAddr: ':8481' });
 const log = rt.logger;
@@ -49,6 +50,15 @@ const limits = selectLimitsFromFlags();
 const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
+let vmalert: VmalertProxy | undefined;
+try {
+  vmalert = vmalertProxyFromFlags(limits.maxQueryDurationMs);
+} catch (err) {
+  process.stderr.write(`tsdb-select: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+// Metric metadata (/api/v1/metadata) is kept where ingestion happens, on a single node; the
+// cluster's storage nodes do not hold it, so the select node answers none (docs/DECISIONS.md).
 const deps = {
   // Requests read through their own scope (tenant from the path, partial-answer tracking);
   // storage and tenant here serve nothing but the type.
@@ -56,6 +66,7 @@ const deps = {
   limits, cache, now: Date.now,
   limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
   logger: log.child({ component: 'select' }),
+  queryStats: queryStatsFromFlags(), ...(vmalert === undefined ? {} : { vmalert }),
   scope: clusterScope(fanout),
 };
 rt.server.register(async (app) => {

@@ -18,6 +18,9 @@ describe('edgeViolation', () => {
     f('src/lib/storage/part.ts', 'operator/api/types.ts', false);
     f('operator/controller/x.ts', 'src/lib/logger/index.ts', true);
     f('operator/controller/x.ts', 'src/app/authproxy/index.ts', false);
+    f('src/cmd/operator.ts', 'operator/controller/manager.ts', true);
+    f('src/cmd/tsdb.ts', 'operator/controller/manager.ts', false);
+    f('operator/cmd/flags.ts', 'src/cmd/operator.ts', false);
     expect(layerOf('src/lib/protoparser/influx/parse.ts')).toBe('src/lib/protoparser');
   });
 });

@@ -19,6 +19,8 @@ export interface ReadContext {
   /** now is the request's time (ms), read once. */
   readonly now: number;
   readonly deps: SelectDeps;
+  /** remoteAddr is the client's `ip:port` (for the record of running queries). */
+  readonly remoteAddr?: string;
   /** partial, in a cluster, reports whether the request's answers so far lacked a storage node's data. */
   readonly partial?: () => boolean;
 }
@@ -59,9 +61,11 @@ export async function runRead(
     const timeoutMs = requestTimeout(params, deadline.maxMs(deps));
     timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -${deadline.flag} and the timeout arg`)), timerMs(timeoutMs));
     release = await deps.limiter.acquire(deps.limits.maxQueueDurationMs, ac.signal);
+    const port = req.socket.remotePort;
+    const remoteAddr = port === undefined ? req.ip : `${req.ip}:${port}`;
     const out = await handler(scope === undefined
-      ? { params, signal: ac.signal, now: deps.now(), deps }
-      : { params, signal: ac.signal, now: deps.now(), deps: { ...deps, tenant: scope.tenant, storage: scope.storage }, partial: () => scope.isPartial() });
+      ? { params, signal: ac.signal, now: deps.now(), deps, remoteAddr }
+      : { params, signal: ac.signal, now: deps.now(), deps: { ...deps, tenant: scope.tenant, storage: scope.storage }, remoteAddr, partial: () => scope.isPartial() });
     if (out === undefined || reply.sent) return;
     if (isStream(out)) {
       // Failures before the first byte (limits, deadlines, bad matchers) still get a proper error

@@ -1,3 +1,4 @@
+
 /**
  * RequestParams reads read-API arguments from the URL query and a form-encoded body (GET and
  * POST are both accepted). A name present in the URL wins over the same name in the body

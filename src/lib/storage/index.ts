@@ -23,3 +23,4 @@ export { SNAPSHOT_NAME_RE, checkSnapshotName } from './snapshot.ts';
 export { MatcherError } from './index/matchers.ts';
 export { CorruptDataError } from './errors.ts';
 export { normalizeSamples } from './dedup.ts';
+export { writeFileAtomicAsync } from './fs-util.ts';

@@ -7,7 +7,7 @@ import { dedupByInterval, normalizeSamples } from './dedup.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
 import { type IndexQuery, searchIds } from './index/index-search.ts';
 import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, decodeLabelsKey, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
-import { type CompiledMatcher, compileMatcher } from './index/matchers.ts';
+import { type CompiledMatcher, compileMatcher } from '../storageapi/matchers.ts';
 import { dayRange } from './retention.ts';
 import { SeriesScratch } from './series-scratch.ts';
 

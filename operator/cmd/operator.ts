@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { serveUntilSignal, startRuntime } from '../../src/lib/process/index.ts';
-import { realClock } from '../controller/clock.ts';
+import { realClock } from '../runtime/clock.ts';
 import { LeaderElector } from '../controller/leader-election.ts';
-import type { Logger } from '../controller/logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { Manager } from '../controller/manager.ts';
 import { loadKubeConfig, RestKubeClient } from '../k8s/rest-client.ts';
 import { electionFromFlags, kubeconfigPath, operatorOptionsFromFlags } from './flags.ts';

@@ -31,19 +31,23 @@ export function matchesAnySet(ls: Labels, sets: readonly (readonly LabelMatcher[
 const compileSets = (sets: readonly (readonly LabelMatcher[])[]): CompiledMatcher[][] => sets.map((set) => set.map(compileMatcher));
 const matchesCompiled = (ls: Labels, sets: readonly (readonly CompiledMatcher[])[]): boolean => sets.some((set) => labelsMatch(ls, set));
 
-/** MemorySearcherOptions are the write limits of addRows. */
+/** MemorySearcherOptions are the write limits of addRows and the clock. */
 export interface MemorySearcherOptions {
   /** maxLabelsPerTimeseries rejects rows of series with more labels in addRows (0: no limit, the default). */
   readonly maxLabelsPerTimeseries?: number;
+  /** now is the clock (ms) that picks "today" for tsdbStatus without a date; default Date.now. */
+  readonly now?: () => number;
 }
 
 export class MemorySearcher implements Searcher, Deleter, Inserter, TenantLister {
   private readonly tenants = new Map<string, Map<string, StoredSeries>>();
   private readonly tenantOf = new Map<string, Tenant>();
   private readonly maxLabels: number;
+  private readonly now: () => number;
 
   constructor(opts: MemorySearcherOptions = {}) {
     this.maxLabels = opts.maxLabelsPerTimeseries ?? 0;
+    this.now = opts.now ?? Date.now;
   }
 
   /**
@@ -168,7 +172,7 @@ export class MemorySearcher implements Searcher, Deleter, Inserter, TenantLister
   async tsdbStatus(q: TsdbStatusQuery, signal: AbortSignal): Promise<TsdbStatus> {
     const dayMs = 86_400_000;
     // The UTC day holding q.date (today when it is not a number), as the storage engine reads it.
-    const day = Math.floor((Number.isFinite(q.date) ? q.date : Date.now()) / dayMs) * dayMs;
+    const day = Math.floor((Number.isFinite(q.date) ? q.date : this.now()) / dayMs) * dayMs;
     const series = this.select(
       { tenant: q.tenant, matcherSets: q.matcherSets, timeRange: { minTimestamp: day, maxTimestamp: day + dayMs - 1 }, maxSeries: 0 },
       signal, true,

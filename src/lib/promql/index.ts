@@ -9,3 +9,5 @@ export { typeOf } from './typecheck.ts';
 export { matchesEmpty } from './parse-selector.ts';
 export { children, inspect, selectorsOf } from './walk.ts';
 export { isValidUtf8, quoteString } from './strings.ts';
+export { MAX_LINE, prettyPrint } from './prettier.ts';
+export { astToJson, formatFixed, type JsonNode } from './ast-json.ts';

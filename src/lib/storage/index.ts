@@ -22,3 +22,4 @@ export type { MergePolicy } from './merge-policy.ts';
 export { LOCK_FILE, RESTORE_IN_PROGRESS, readLockPid, isProcessAlive } from './lock.ts';
 export { SNAPSHOT_NAME_RE, checkSnapshotName } from './snapshot.ts';
 export { CorruptDataError } from './errors.ts';
+export { writeFileAtomicAsync } from './fs-util.ts';

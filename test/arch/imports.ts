@@ -101,13 +101,17 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // CorruptDataError and the KeyedRows type, which pulls engine internals into the cluster's
   // insert/select clients; those belong in a byte-codec module both import.
   'src/lib/storagerpc': lib('httpserver', 'metrics', 'protoparser', 'storage', 'storageapi'),
+  // Metric metadata (HELP/TYPE/UNIT) kept from ingestion. FLAGGED metadata → storage: only for
+  // writeFileAtomicAsync, a file utility that would sit better in a small fs module of its own.
+  'src/lib/metadata': lib('logger', 'protoparser', 'storage', 'storageapi'),
 
   // --- src/app: APP_INFRA plus the domain modules each component works with ---
   'src/app/authproxy': [...APP_INFRA, ...lib('httpproxy', 'regexp')],
   'src/app/backupmanager': [...APP_INFRA, ...lib('backup')],
   // insert and select reach the storage through the contract only (in-process or storagerpc).
   'src/app/insert': [...APP_INFRA, ...lib('protoparser', 'storageapi')],
-  'src/app/select': [...APP_INFRA, ...lib('promql', 'protoparser', 'query', 'storageapi')],
+  // select → httpproxy: the rules/alerts calls are forwarded to vmalert.
+  'src/app/select': [...APP_INFRA, ...lib('httpproxy', 'metadata', 'promql', 'protoparser', 'query', 'storageapi')],
   'src/app/storage': [...APP_INFRA, ...lib('memory', 'storage', 'storagerpc')],
 
   // --- operator: cmd → controller → reconcile → factory → api; k8s and runtime underneath ---

@@ -1,4 +1,5 @@
 export * from './api.ts';
+export * from './dedup.ts';
 export * from './errors.ts';
 export * from './matchers.ts';
 export * from './stale.ts';

@@ -90,7 +90,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/memory': lib('flags', 'metrics'),
   'src/lib/httpserver': lib('flags', 'logger', 'metrics', 'timer'),
   'src/lib/process': lib('buildinfo', 'flags', 'httpserver', 'intern', 'logger', 'memory', 'metrics', 'timer'),
-  // The storage contract: types, errors, matcher semantics. Nothing of any implementation.
+  // The storage contract: types, errors, matcher and sample-dedup semantics. Nothing of any implementation.
   'src/lib/storageapi': lib('regexp'),
   'src/lib/promql': lib('regexp'),
   'src/lib/protoparser': lib('storageapi'),

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { ShardRouter } from '../../src/app/insert/cluster/router.ts';
 import { FanoutStorage } from '../../src/app/select/cluster/fanout.ts';
 import { FaultyNode, OK } from '../../src/lib/cluster/testing/faulty-node.ts';
-import { type Storage } from '../../src/lib/storage/index.ts';
-import { openInProcessStorageApi } from '../../src/lib/storageapi/inprocess.ts';
+import { openInProcessStorageApi, type Storage } from '../../src/lib/storage/index.ts';
 
 export interface InProcessNodes {
   readonly nodes: FaultyNode[];

@@ -1,6 +1,5 @@
 import { compareLabels, labelsKey } from '../../../lib/query/index.ts';
-import { normalizeSamples } from '../../../lib/storage/index.ts';
-import { formatTenant, type Labels, type NameCount, type SeriesSamples, type Tenant, type TsdbStatus } from '../../../lib/storageapi/index.ts';
+import { formatTenant, type Labels, type NameCount, normalizeSamples, type SeriesSamples, type Tenant, type TsdbStatus } from '../../../lib/storageapi/index.ts';
 
 // Merging the answers of several storage nodes into one, as if one storage had answered. A series
 // can live on several nodes: its replicas, and the nodes its rows were rerouted to while one of its

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { load, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { crdFiles } from '../../operator/api/crd.ts';
+import { strataExamples } from '../../operator/factory/fixtures.test-helpers.ts';
 import { CrdValidator } from '../k8s/crd-validator.ts';
 import type { CrdLike } from '../k8s/crd-validator.ts';
 
@@ -17,12 +18,6 @@ for (const name of readdirSync(join(ROOT, 'crds')).filter((f) => f.endsWith('.ya
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; spec?: unknown };
 const admit = (obj: Obj, old?: Obj) => validators.get(obj.kind)!.admit(obj, old);
 
-/** strataDocs extracts the strata.dev objects from ```yaml blocks of a Markdown file. */
-function strataDocs(markdown: string): Obj[] {
-  const blocks = [...markdown.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) => loadAll(b) as Obj[]).filter((o) => o?.apiVersion === 'strata.dev/v1beta1');
-}
-
 describe('CRD validation offline', () => {
   it('compiles every CEL rule of the checked-in CRDs, which match operator/api', () => {
     expect([...validators.keys()].sort()).toEqual(['AuthProxy', 'AuthProxyUser', 'TSDBCluster', 'TSDBGateway', 'TSDBSingle']);
@@ -31,7 +26,7 @@ describe('CRD validation offline', () => {
 
   it('accepts every example in docs/, the builder fixtures and the chart example stack', () => {
     const examples = [
-      ...strataDocs(readFileSync(join(ROOT, 'docs', 'operator.md'), 'utf8')),
+      ...(strataExamples(readFileSync(join(ROOT, 'docs', 'operator.md'), 'utf8')) as Obj[]),
       ...readdirSync(join(ROOT, 'operator/factory/testdata'))
         .filter((f) => f.endsWith('.yaml') && !f.endsWith('.golden.yaml'))
         .flatMap((f) => loadAll(readFileSync(join(ROOT, 'operator/factory/testdata', f), 'utf8')) as Obj[]),

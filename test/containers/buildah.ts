@@ -13,27 +13,28 @@ import { startCommand, type StartedProcess } from '../e2e/process-harness.ts';
 const run = promisify(execFile);
 const ENV = { ...process.env, BUILDAH_ISOLATION: 'chroot' };
 
-/** Result is a finished process: exit code and combined output. */
+/** Result is a finished process: exit code, its stdout, and stdout and stderr together. */
 export interface Result {
   readonly code: number;
+  readonly stdout: string;
   readonly output: string;
 }
 
 async function exec(file: string, args: readonly string[], timeoutMs: number): Promise<Result> {
   try {
     const { stdout, stderr } = await run(file, args, { cwd: ROOT, env: ENV, maxBuffer: 64 << 20, timeout: timeoutMs });
-    return { code: 0, output: stdout + stderr };
+    return { code: 0, stdout, output: stdout + stderr };
   } catch (err) {
     const e = err as { code?: number | string; stdout?: string; stderr?: string; message: string };
     if (typeof e.code !== 'number') throw new Error(`cannot run ${file} ${args.join(' ')}: ${e.message}`, { cause: err });
-    return { code: e.code, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+    return { code: e.code, stdout: e.stdout ?? '', output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
   }
 }
 
 /** buildImage builds images/<dir> (and the base image first, when missing); returns its name. Throws with the build log. */
 export async function buildImage(dir: string): Promise<string> {
   const r = await exec('bash', [join(ROOT, 'images', 'build.sh'), dir], 30 * 60_000);
-  const name = r.output.trim().split('\n').at(-1) ?? '';
+  const name = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.code !== 0 || !name.startsWith('localhost/')) throw new Error(`images/${dir} does not build (exit ${r.code}):\n${r.output.slice(-6000)}`);
   return name;
 }
@@ -56,7 +57,7 @@ export class WorkingContainer {
   static async from(image: string): Promise<WorkingContainer> {
     const r = await exec('buildah', ['from', '--pull-never', image], 120_000);
     if (r.code !== 0) throw new Error(`cannot make a container of ${image}: ${r.output}`);
-    return new WorkingContainer(image, r.output.trim().split('\n').at(-1)!);
+    return new WorkingContainer(image, r.stdout.trim().split('\n').at(-1)!);
   }
 
   /** addFile writes content to path inside the container (mode 0644, owned by root). */
@@ -102,7 +103,7 @@ export async function probeHealth(p: StartedProcess, port: number, timeoutMs: nu
   let last = 'no answer';
   while (Date.now() < deadline) {
     if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`exited (${p.child.exitCode ?? p.child.signalCode}) before /health answered on port ${port}:\n${p.output().slice(-4000)}`);
-    const r = await exec('nsenter', [`--net=/proc/${p.child.pid}/ns/net`, '--', process.execPath, '-e', script], 30_000).catch((err: Error) => ({ code: -1, output: err.message }));
+    const r = await exec('nsenter', [`--net=/proc/${p.child.pid}/ns/net`, '--', process.execPath, '-e', script], 30_000).catch((err: Error) => ({ code: -1, stdout: '', output: err.message }));
     if (r.code === 0) return;
     last = r.output.trim();
     await new Promise((resolve) => setTimeout(resolve, 1000));

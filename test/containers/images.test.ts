@@ -76,7 +76,7 @@ describe.each(IMAGE_DIRS)('image %s', (dir) => {
   it.each(commands.map((c) => [c.join(' '), c] as const))('answers -version from %s', async (_name, command) => {
     const r = await container().run([...command, '-version']);
     expect(r.code, r.output).toBe(0);
-    expect(r.output.trim()).toMatch(new RegExp(`^\\S+ \\d+\\.\\d+\\.\\d+ \\(${head}\\)$`));
+    expect(r.stdout.trim(), r.output).toMatch(new RegExp(`^\\S+ \\d+\\.\\d+\\.\\d+ \\(${head}\\)$`));
   });
 
   const lines = distinct(mine.map((rc) => ({ rc, argv: processArgv(rc) })), (x) => x.argv.join(' '));

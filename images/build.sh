@@ -84,6 +84,20 @@ ensure_base() {
   echo "$name"
 }
 
+# buildah reuses a cached `ENV X=${ARG}` layer when only the ARG's value changed
+# (containers/buildah#5501), so with unchanged sources an image keeps the previous commit. The
+# Dockerfiles are right for docker and BuildKit; here an image whose STRATA_GIT_SHA is another
+# commit gets this one. One without it (the Dockerfile lost the ENV) is left alone, for
+# test/containers to notice.
+fix_git_sha() {
+  local image=$1 sha=$2 env ctr
+  env=$(buildah inspect --type image --format '{{range .OCIv1.Config.Env}}{{println .}}{{end}}' "$image" | sed -n 's/^STRATA_GIT_SHA=//p')
+  [ -n "$env" ] && [ "$env" != "$sha" ] || return 0
+  ctr=$(buildah from --pull-never "$image")
+  buildah config --env "STRATA_GIT_SHA=$sha" "$ctr"
+  buildah commit --quiet --rm "$ctr" "$image" >/dev/null
+}
+
 if [ "${1:-}" = base ]; then
   ensure_base
   exit 0
@@ -106,6 +120,7 @@ for image in "${images[@]}"; do
     echo "images/build.sh: images/$image/Dockerfile does not build" >&2
     exit 1
   fi
+  fix_git_sha "localhost/strata/$image:$TAG" "$sha"
   echo "images/build.sh: built localhost/strata/$image:$TAG in $(($(date +%s) - start)) s" >&2
   echo "localhost/strata/$image:$TAG"
 done

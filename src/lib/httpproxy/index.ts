@@ -7,5 +7,6 @@ export { IpFilter, IpFilterError } from './ip-filter.ts';
 export { PoolRegistry, type PoolOptions } from './pools.ts';
 export { decodeArgName, forcedArgsFromSearch, mergeQueryArgs, NO_FORCED_ARGS, QueryError, type ForcedArgs } from './query-args.ts';
 export { BodyReadError, prepareRequestBody, type RequestBody } from './request-body.ts';
+export { sendPlain } from './responses.ts';
 export { cleanPath, encodePath, normalizeRequestPath, PathError, type NormalizedPath } from './request-path.ts';
 export { SharedSemaphore, type Acquisition } from './shared-semaphore.ts';

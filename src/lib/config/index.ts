@@ -1,0 +1,2 @@
+export { ConfigReloader, type ReloaderOptions, type ReloadMetrics } from './reloader.ts';
+export { readConfigText, redactUrl } from './source.ts';

@@ -30,6 +30,7 @@ describe('tokenFromHeader', () => {
   it('takes the token after "Bearer " (any case) or the whole value', () => {
     expect(tokenFromHeader(undefined)).toBe('');
     expect(tokenFromHeader('Bearer abc')).toBe('abc');
+    expect(tokenFromHeader('Bearer')).toBe('');
     expect(tokenFromHeader('bearer   abc ')).toBe('abc');
     expect(tokenFromHeader('abc')).toBe('abc');
     expect(tokenFromHeader('Basic dTpw')).toBe('Basic dTpw');

@@ -25,6 +25,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 export function tokenFromHeader(value: string | undefined): string {
   if (value === undefined) return '';
   const v = value.trim();
+  if (v.length === 6 && v.toLowerCase() === 'bearer') return '';
   return v.length >= 7 && v.slice(0, 7).toLowerCase() === 'bearer ' ? v.slice(7).trim() : v;
 }
 

@@ -32,8 +32,9 @@ export interface TokenOptions {
 /** signToken signs a token with key (alg: the key's unless given). */
 export async function signToken(key: TestKey, o: TokenOptions = {}): Promise<string> {
   const exp = o.exp === undefined ? Math.floor(Date.now() / 1000) + 3600 : o.exp;
-  const payload: Record<string, unknown> = { svc_access: o.access === undefined ? { tenant_id: {} } : o.access, ...o.payload };
+  const payload: Record<string, unknown> = { svc_access: o.access === undefined ? { tenant_id: {} } : o.access };
   if (exp !== null) payload.exp = exp;
+  Object.assign(payload, o.payload);
   const header: Record<string, unknown> = { alg: o.alg ?? key.alg, typ: 'JWT' };
   if (o.kid !== undefined) header.kid = o.kid;
   return new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(key.privateKey);

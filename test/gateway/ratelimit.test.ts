@@ -59,7 +59,7 @@ const CONFIG = `limits:
 
 describe('rate limiting', () => {
   it('gates writes by ingestion limits and reads by query limits, tenant entries over global ones', async () => {
-    const usage = { current: {
+    const usage: { current: Usage } = { current: {
       'tsdb_tenant_inserted_rows_total[1m]': { '1:0': 500, '2:0': 150 },
       'tsdb_tenant_select_requests_total[1m]': { '2:0': 60 },
       'tsdb_tenant_timeseries_created_total[1h]': { '3:0': 10 },
@@ -118,7 +118,7 @@ describe('rate limiting', () => {
   });
 
   it('reloads the config on SIGHUP and on -ratelimit.configCheckInterval, keeping the old one when the new one is bad', async () => {
-    const usage = { current: { 'tsdb_tenant_inserted_rows_total[1m]': { '2:0': 150 } } };
+    const usage: { current: Usage } = { current: { 'tsdb_tenant_inserted_rows_total[1m]': { '2:0': 150 } } };
     const { gw, token, configPath } = await setup(CONFIG, usage);
     const t2 = await token(2);
     await expect.poll(async () => (await write(gw, t2)).status, { timeout: 10_000 }).toBe(429);

@@ -64,6 +64,12 @@ const NO_AUTH: TokenEntry = {
 };
 
 const RETRY_AFTER = { minute: '60', hour: '3600' } as const;
+
+// Label-bound children: the per-request cost is one increment, not a label lookup.
+const PER_KIND = {
+  read: { forwarded: m.forwarded.labels('read'), duration: m.duration.labels('read'), backendErrors: m.backendErrors.labels('read') },
+  write: { forwarded: m.forwarded.labels('write'), duration: m.duration.labels('write'), backendErrors: m.backendErrors.labels('write') },
+} as const;
 const FORM = 'application/x-www-form-urlencoded';
 
 /** GatewayProxy serves every request of the raw catch-all route. */
@@ -139,14 +145,15 @@ export class GatewayProxy {
     if (body === false) return;
     const path = `${target.basePath}${o.clusterMode ? route.clusterPath(c.tenant) : route.single}${args === '' ? '' : `?${args}`}`;
     const headers = upstreamRequestHeaders(req.rawHeaders, req.socket.remoteAddress ?? '', body.filtered ? this.#dropFiltered : this.#drop);
-    m.forwarded.inc({ kind });
+    const km = PER_KIND[kind];
+    km.forwarded.inc();
     m.overhead.observe((performance.now() - started) / 1000);
     const result = await forward(pool, { path, method: req.method ?? 'GET', headers, body: body.stream, timeoutMs: o.responseTimeoutMs }, res);
-    m.duration.observe({ kind }, (performance.now() - started) / 1000);
+    km.duration.observe((performance.now() - started) / 1000);
     if (result.kind !== 'failed') return;
     const cause = result.error.cause ?? result.error;
     if (cause instanceof QueryError) return this.#reject(res, 'ERR_GATEWAY_BAD_REQUEST', cause.message);
-    m.backendErrors.inc({ kind });
+    km.backendErrors.inc();
     o.logger.warn({ err: result.error }, `cannot proxy a ${kind} request to -${kind}.url="${target.url}"`);
     sendPlain(res, ERRORS.ERR_GATEWAY_BACKEND.status, `cannot proxy the request to -${kind}.url: ${result.error.message}`);
   }

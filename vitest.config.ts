@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'operator/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules/**', 'test/kind/**', 'test/containers/**'],
+    // One real Kubernetes CRD API server per run, started in the background (test/realk8s).
+    globalSetup: ['test/realk8s/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

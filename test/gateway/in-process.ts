@@ -22,17 +22,17 @@ export interface InProcessGateway {
   stop(): Promise<void>;
 }
 
-export async function startInProcessGateway(flags: GatewayFlags): Promise<InProcessGateway> {
+export async function startInProcessGateway(flags: GatewayFlags, pathPrefix = ''): Promise<InProcessGateway> {
   const logs: string[] = [];
   const { logger, stop: stopLogger } = createLogger({
     format: 'default', level: 'INFO', jsonFields: {}, timezone: 'UTC', disableTimestamps: true, errorsPerSecondLimit: 0, warnsPerSecondLimit: 0, write: (l) => logs.push(l),
   });
   const server = new HttpServer({
-    listenAddr: '127.0.0.1:0', enableTCP6: false, pathPrefix: '', tls: undefined, connTimeoutMs: 0, idleConnTimeoutMs: 60_000, maxGracefulShutdownMs: 2000,
+    listenAddr: '127.0.0.1:0', enableTCP6: false, pathPrefix, tls: undefined, connTimeoutMs: 0, idleConnTimeoutMs: 60_000, maxGracefulShutdownMs: 2000,
     disableResponseCompression: false, useProxyProtocol: false, basicAuth: undefined, metricsAuthKey: '', flagsAuthKey: '', pprofAuthKey: '', flagSet: new FlagSet(),
     logger, metricsPrefix: 'gateway',
   });
-  const component: Component = await initGateway({ flags, server, logger, pathPrefix: '' });
+  const component: Component = await initGateway({ flags, server, logger, pathPrefix });
   await server.listen();
   return {
     base: `http://127.0.0.1:${server.port}`, logs,

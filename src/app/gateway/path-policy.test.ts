@@ -28,6 +28,8 @@ describe('routeFor', () => {
     f('/federate', '/federate', '/select/12:3/prometheus/federate');
     f('/graphite/metrics/find', '/graphite/metrics/find', '/select/12:3/graphite/metrics/find');
     f('/metrics/find', '/metrics/find', '/select/12:3/graphite/metrics/find');
+    f('/api/v1/status/buildinfo', '/api/v1/status/buildinfo', '/select/12:3/prometheus/api/v1/status/buildinfo');
+    f('/api/v1/format_query', '/api/v1/format_query', '/select/12:3/prometheus/api/v1/format_query');
     // spelled oddly, the same path after normalization
     f('//api/v1/./query', '/api/v1/query', '/select/12:3/prometheus/api/v1/query');
     f('/api/v1/%71uery', '/api/v1/query', '/select/12:3/prometheus/api/v1/query');
@@ -69,6 +71,9 @@ describe('routeFor', () => {
     f('/API/V1/QUERY');
     f('/metrics');
     f('/health');
+    f('/api/v1/status/top_queries');
+    f('/api/v1/status/active_queries');
+    f('/api/v1/metadata');
   });
 
   it('never yields a path outside the table for any input (fuzz)', () => {

@@ -30,6 +30,7 @@ describe('routeFor', () => {
     f('/metrics/find', '/metrics/find', '/select/12:3/graphite/metrics/find');
     f('/api/v1/status/buildinfo', '/api/v1/status/buildinfo', '/select/12:3/prometheus/api/v1/status/buildinfo');
     f('/api/v1/format_query', '/api/v1/format_query', '/select/12:3/prometheus/api/v1/format_query');
+    f('/api/v1/query_exemplars', '/api/v1/query_exemplars', '/select/12:3/prometheus/api/v1/query_exemplars');
     // spelled oddly, the same path after normalization
     f('//api/v1/./query', '/api/v1/query', '/select/12:3/prometheus/api/v1/query');
     f('/api/v1/%71uery', '/api/v1/query', '/select/12:3/prometheus/api/v1/query');
@@ -74,6 +75,8 @@ describe('routeFor', () => {
     f('/api/v1/status/top_queries');
     f('/api/v1/status/active_queries');
     f('/api/v1/metadata');
+    f('/api/v1/rules');
+    f('/api/v1/alerts');
   });
 
   it('never yields a path outside the table for any input (fuzz)', () => {

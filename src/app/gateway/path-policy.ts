@@ -31,13 +31,14 @@ interface RouteDef {
 }
 
 // Reads that touch data are all confined by extra_label / extra_filters in the TSDB. Grafana's
-// helpers that touch no data (build info, formatting and parsing a query) are harmless. Others are
-// left out until the TSDB confines them too: metadata and exemplars ignore the filters, and the
-// active/top query lists show every tenant's queries.
+// helpers that touch no data are harmless: build info, the (empty) config, formatting and parsing a
+// query, and exemplars (Strata stores none). Others are left out until the TSDB confines them too:
+// metadata ignores extra_label / extra_filters, rules and alerts come from a vmalert that knows no
+// tenants, and the active/top query lists show every tenant's queries.
 const READ_PROMETHEUS = [
   '/api/v1/query', '/api/v1/query_range', '/api/v1/series', '/api/v1/series/count', '/api/v1/labels', '/api/v1/status/tsdb',
   '/api/v1/export', '/api/v1/export/csv', '/api/v1/export/native', '/federate',
-  '/api/v1/status/buildinfo', '/api/v1/format_query', '/api/v1/parse_query',
+  '/api/v1/status/buildinfo', '/api/v1/status/config', '/api/v1/format_query', '/api/v1/parse_query', '/api/v1/query_exemplars',
 ];
 const WRITE_PROMETHEUS = ['/api/v1/write', '/api/v1/import', '/api/v1/import/csv', '/api/v1/import/native', '/api/v1/import/prometheus'];
 

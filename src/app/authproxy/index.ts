@@ -1,4 +1,4 @@
-import { ConfigReloader, readConfigText } from '../../lib/config/index.ts';
+import { ConfigReloader, readConfigText, type ReloadOutcome } from '../../lib/config/index.ts';
 import { type HttpServer } from '../../lib/httpserver/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type Component } from '../../lib/process/index.ts';
@@ -17,6 +17,7 @@ export { parseAuthConfig, type ParseOptions } from './config-parse.ts';
 export { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } from './config-types.ts';
 export { authProxyFlagsFromFlags, type AuthProxyFlags } from './flags.ts';
 export { AuthProxy, type AuthProxyOptions } from './proxy.ts';
+export { type ReloadOutcome } from '../../lib/config/index.ts';
 export { type SharedBuffers } from './state.ts';
 export { ProxyThreads, threadCount, type ThreadsOptions } from './threads.ts';
 
@@ -31,8 +32,8 @@ export interface ThreadInit {
   /** globalLimiter is the first thread's -maxConcurrentRequests semaphore buffer. */
   readonly globalLimiter: SharedArrayBuffer;
   readonly config: ThreadConfig;
-  /** requestReload asks the first thread to reload (/-/reload served by this thread). */
-  readonly requestReload: () => void;
+  /** requestReload asks the first thread to reload (/-/reload served by this thread) and resolves with the outcome. */
+  readonly requestReload: () => Promise<ReloadOutcome>;
 }
 
 /** InitOptions wire the auth proxy into a binary (or a test). */
@@ -59,8 +60,8 @@ export interface InitOptions {
 /** AuthProxyComponent is the running auth proxy: reload on SIGHUP, stop at shutdown. */
 export interface AuthProxyComponent extends Component {
   readonly proxy: AuthProxy;
-  /** reloadConfig re-reads -auth.config; resolves false when the new config was rejected. */
-  reloadConfig(): Promise<boolean>;
+  /** reloadConfig re-reads -auth.config; resolves with why the new config was rejected, if it was. */
+  reloadConfig(): Promise<ReloadOutcome>;
   reload(): Promise<void>;
   /** config is the config in use, for further threads (undefined in a further thread). */
   config(): ThreadConfig | undefined;
@@ -114,7 +115,7 @@ export async function initAuthProxy(o: InitOptions): Promise<AuthProxyComponent>
   const requestReload = o.thread?.requestReload;
   registerAuthProxyRoutes(o.server, {
     proxy,
-    reload: requestReload ?? (() => void reloader.reload()),
+    reload: requestReload ?? (() => reloader.reload()),
     reloadAuthKey: () => f.reloadAuthKey,
   });
   if (o.thread === undefined) reloader.startInterval(f.configCheckIntervalMs);

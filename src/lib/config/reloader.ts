@@ -10,6 +10,11 @@ export interface ReloadMetrics {
   readonly successTimestamp: Gauge;
 }
 
+/** ReloadOutcome says whether a reload left the config in use as it is now; reason says why not. */
+export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+const OK: ReloadOutcome = { ok: true };
+
 /** ReloaderOptions: where a config comes from, how it is parsed and what to do with a good one. */
 export interface ReloaderOptions<T> {
   /** read returns the current config text (file or URL). */
@@ -41,7 +46,7 @@ export interface ReloaderOptions<T> {
 export class ConfigReloader<T> {
   readonly #o: ReloaderOptions<T>;
   #lastText: string | undefined;
-  #running: Promise<boolean> | undefined;
+  #running: Promise<ReloadOutcome> | undefined;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
 
@@ -55,8 +60,8 @@ export class ConfigReloader<T> {
     await this.#applyText(text);
   }
 
-  /** reload re-reads the config; resolves true when it is now in use (or unchanged), false when it was rejected. */
-  reload(): Promise<boolean> {
+  /** reload re-reads the config; resolves ok when it is now in use (or unchanged), else with why it was rejected. */
+  reload(): Promise<ReloadOutcome> {
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;
@@ -67,32 +72,32 @@ export class ConfigReloader<T> {
     return this.#running;
   }
 
-  async #reloadLoop(): Promise<boolean> {
-    let ok: boolean;
+  async #reloadLoop(): Promise<ReloadOutcome> {
+    let outcome: ReloadOutcome;
     do {
       this.#again = false;
-      ok = await this.#reloadOnce();
+      outcome = await this.#reloadOnce();
     } while (this.#again);
-    return ok;
+    return outcome;
   }
 
-  async #reloadOnce(): Promise<boolean> {
+  async #reloadOnce(): Promise<ReloadOutcome> {
     const o = this.#o;
     try {
       const text = await o.read();
       if (text === this.#lastText) {
         o.metrics.successful.set(1);
-        return true;
+        return OK;
       }
       await this.#applyText(text);
       o.logger.info(`reloaded ${o.what} "${o.location}"`);
-      return true;
+      return OK;
     } catch (err) {
       o.metrics.successful.set(0);
       o.metrics.errors.inc();
-      const what = o.isInvalid(err) ? `invalid ${o.what}` : `cannot load ${o.what}`;
-      o.logger.error({ err }, `${what} "${o.location}"; keeping the previous config`);
-      return false;
+      const what = `${o.isInvalid(err) ? `invalid ${o.what}` : `cannot load ${o.what}`} "${o.location}"`;
+      o.logger.error({ err }, `${what}; keeping the previous config`);
+      return { ok: false, reason: `${what}: ${(err as Error).message}; the previous config is still in use` };
     }
   }
 

@@ -121,6 +121,6 @@ function gatewayKeys(dir: string) {
 /** secret reads a generated password kept at path, making it on the first start. */
 function secret(path: string): string {
   mkdirSync(resolve(path, '..'), { recursive: true });
-  if (!existsSync(path)) writeFileSync(path, randomBytes(12).toString('base64url'), { mode: 0o600 });
+  if (!existsSync(path)) writeFileSync(path, randomBytes(12).toString('hex'), { mode: 0o600 });
   return readFileSync(path, 'utf8').trim();
 }

@@ -49,7 +49,14 @@ export const tsdbClusterSpec = obj(
   {
     description: 'Desired state of a cluster TSDB.',
     defaultEmpty: true,
-    rules: [{ rule: 'self.replicationFactor <= self.storage.replicas', message: 'replicationFactor cannot exceed storage.replicas' }],
+    // The API server also checks this rule against the bare default ({}), where the defaulted
+    // fields are still absent; on stored objects defaulting always fills them in.
+    rules: [
+      {
+        rule: '!has(self.replicationFactor) || !has(self.storage) || !has(self.storage.replicas) || self.replicationFactor <= self.storage.replicas',
+        message: 'replicationFactor cannot exceed storage.replicas',
+      },
+    ],
   },
 );
 

@@ -77,7 +77,8 @@ export const gatewayRateLimit = obj(
   {
     description: 'Rate limiting (cluster mode only).',
     defaultEmpty: true,
-    rules: [{ rule: '!self.enabled || has(self.datasourceURL)', message: 'rate limiting needs datasourceURL' }],
+    // has(): the API server also checks the rule against the bare default ({}), before enabled is defaulted.
+    rules: [{ rule: '!has(self.enabled) || !self.enabled || has(self.datasourceURL)', message: 'rate limiting needs datasourceURL' }],
   },
 );
 

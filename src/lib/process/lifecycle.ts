@@ -1,3 +1,4 @@
+import { flushCompileCache } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import { shutdownDelayMs } from '../httpserver/index.ts';
 import { type Runtime } from './runtime.ts';
@@ -25,9 +26,13 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(3)}s`;
  * /health for -http.shutdownDelay, stops accepting connections, lets in-flight requests finish
  * within -http.maxGracefulShutdownDuration, stops components in reverse order (logging how long
  * each step took) and exits 0. A second signal during shutdown exits 1 at once.
+ * Every module of the binary is loaded by now: their compiled code goes to Node's compile cache
+ * (when a binary enabled it, see reexec.ts) at once, so a next start finds it even if this
+ * process is killed rather than stopped.
  */
 export function serveUntilSignal(rt: Runtime, components: readonly Component[]): Promise<never> {
   const log = rt.logger;
+  flushCompileCache();
   rt.onReload(() => {
     log.info('received SIGHUP; reloading configuration');
     for (const c of components) {

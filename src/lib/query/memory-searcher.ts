@@ -1,11 +1,12 @@
-// MemorySearcher: an in-memory storageapi Searcher/Deleter for tests, the conformance runner
-// and benchmarks. It is real: PromQL matcher semantics (fully anchored RE2 regexps, a missing
-// label reads as ""), inclusive time ranges, the series limit, and abort signals.
+// MemorySearcher: an in-memory storageapi implementation (Searcher, Deleter, Inserter,
+// TenantLister) for tests, the conformance runner and benchmarks. It is real: PromQL matcher
+// semantics (fully anchored RE2 regexps, a missing label reads as ""), inclusive time ranges, the
+// series and labels limits, and abort signals; the storageapi contract suite runs against it.
 
 import { compileAnchored } from '../promql/index.ts';
 import {
-  LimitExceededError, type Deleter, type LabelMatcher, type Labels, type NameCount, type SearchQuery, type Searcher,
-  type SeriesSamples, type Tenant, type TsdbStatus, type TsdbStatusQuery,
+  LimitExceededError, checkTenant, type Deleter, type Inserter, type LabelMatcher, type Labels, type MetricRow, type NameCount, type SearchQuery,
+  type Searcher, type SeriesSamples, type Tenant, type TenantLister, type TimeRange, type TsdbStatus, type TsdbStatusQuery,
 } from '../storageapi/index.ts';
 import { getLabel, labelsKey } from './labels.ts';
 
@@ -35,8 +36,52 @@ export function matchesAnySet(ls: Labels, sets: readonly (readonly LabelMatcher[
   return sets.some((set) => set.every((m) => matchesLabel(ls, m)));
 }
 
-export class MemorySearcher implements Searcher, Deleter {
+/** MemorySearcherOptions are the write limits of addRows. */
+export interface MemorySearcherOptions {
+  /** maxLabelsPerTimeseries rejects rows of series with more labels in addRows (0: no limit, the default). */
+  readonly maxLabelsPerTimeseries?: number;
+}
+
+export class MemorySearcher implements Searcher, Deleter, Inserter, TenantLister {
   private readonly tenants = new Map<string, Map<string, StoredSeries>>();
+  private readonly tenantOf = new Map<string, Tenant>();
+  private readonly maxLabels: number;
+
+  constructor(opts: MemorySearcherOptions = {}) {
+    this.maxLabels = opts.maxLabelsPerTimeseries ?? 0;
+  }
+
+  /**
+   * addRows stores rows through add(); rows of series over maxLabelsPerTimeseries are skipped and
+   * reported by a LimitExceededError after the others were stored (the storage engine's behaviour).
+   */
+  async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
+    checkTenant(tenant);
+    let rejected = 0;
+    let first = '';
+    for (const r of rows) {
+      if (this.maxLabels > 0 && r.labels.length > this.maxLabels) {
+        if (rejected++ === 0) first = `series ${labelsKey(r.labels)} has ${r.labels.length} labels, more than -maxLabelsPerTimeseries=${this.maxLabels}`;
+        continue;
+      }
+      this.add(tenant, r.labels, r.timestamp, r.value);
+    }
+    if (rejected > 0) throw new LimitExceededError(`rejected ${rejected} of ${rows.length} rows: ${first}`, 'maxLabelsPerTimeseries', this.maxLabels);
+  }
+
+  /** listTenants returns the tenants with a series having a sample in range, sorted. */
+  async listTenants(range: TimeRange, signal: AbortSignal): Promise<Tenant[]> {
+    signal.throwIfAborted();
+    const out: Tenant[] = [];
+    for (const [key, series] of this.tenants) {
+      for (const s of series.values()) {
+        if (!hasSampleIn(s, range.minTimestamp, range.maxTimestamp)) continue;
+        out.push(this.tenantOf.get(key)!);
+        break;
+      }
+    }
+    return out.sort((a, b) => a.accountID - b.accountID || a.projectID - b.projectID);
+  }
 
   /**
    * add appends one sample; samples may arrive in any order, and a later sample at the same
@@ -47,6 +92,7 @@ export class MemorySearcher implements Searcher, Deleter {
     if (series === undefined) {
       series = new Map();
       this.tenants.set(tenantKey(tenant), series);
+      this.tenantOf.set(tenantKey(tenant), { accountID: tenant.accountID, projectID: tenant.projectID });
     }
     const key = labelsKey(labels);
     let s = series.get(key);
@@ -125,8 +171,10 @@ export class MemorySearcher implements Searcher, Deleter {
 
   async tsdbStatus(q: TsdbStatusQuery, signal: AbortSignal): Promise<TsdbStatus> {
     const dayMs = 86_400_000;
+    // The UTC day holding q.date (today when it is not a number), as the storage engine reads it.
+    const day = Math.floor((Number.isFinite(q.date) ? q.date : Date.now()) / dayMs) * dayMs;
     const series = this.select(
-      { tenant: q.tenant, matcherSets: q.matcherSets, timeRange: { minTimestamp: q.date, maxTimestamp: q.date + dayMs - 1 }, maxSeries: 0 },
+      { tenant: q.tenant, matcherSets: q.matcherSets, timeRange: { minTimestamp: day, maxTimestamp: day + dayMs - 1 }, maxSeries: 0 },
       signal, true,
     );
     const byName = new Map<string, number>();

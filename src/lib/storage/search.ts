@@ -1,22 +1,17 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { Labels, SearchQuery, SeriesSamples, Tenant, TimeRange, TsdbStatus, TsdbStatusQuery } from '../storageapi/api.ts';
+import { checkTenant } from '../storageapi/tenant.ts';
 import type { StorageCore } from './core.ts';
 import { SeriesBlockCursor, type DataPart } from './data-part.ts';
 import { dedupByInterval, normalizeSamples } from './dedup.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
 import { type IndexQuery, searchIds } from './index/index-search.ts';
-import { MS_PER_DAY, dayOf, decodeLabelsKey, tenantKey } from './index/keys.ts';
+import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, decodeLabelsKey, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
 import { type CompiledMatcher, compileMatcher } from './index/matchers.ts';
 import { dayRange } from './retention.ts';
 import { SeriesScratch } from './series-scratch.ts';
 
-/** checkTenant throws for a tenant that is not two uint32s. */
-export function checkTenant(t: Tenant): void {
-  const ok = (v: number) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
-  if (!t || !ok(t.accountID) || !ok(t.projectID)) {
-    throw new Error(`invalid tenant ${JSON.stringify(t)}: accountID and projectID must be integers in 0..4294967295`);
-  }
-}
+export { checkTenant };
 
 function checkRange(r: TimeRange): void {
   if (!r || Number.isNaN(r.minTimestamp) || Number.isNaN(r.maxTimestamp)) throw new Error(`invalid time range ${JSON.stringify(r)}`);
@@ -164,3 +159,41 @@ export function tsdbStatus(core: StorageCore, q: TsdbStatusQuery, signal: AbortS
   return withIndex(core, q.tenant, range, signal, (iq: IndexQuery) => tsdbStatusOfDay({ ...iq, minDay: day, maxDay: day }, filter, topN, q.focusLabel));
 }
 
+
+/**
+ * listTenants returns the tenants with a live series that had a sample on a day of range, sorted
+ * (tenant keys are big-endian, so item order is numeric order). It walks the per-day series items
+ * (`04 tenant day id`), one seek per tenant and per skipped stretch of days: its cost grows with
+ * the number of tenants, not of series (deleted series at the head of a tenant's days excepted).
+ */
+export function listTenants(core: StorageCore, range: TimeRange, signal: AbortSignal): Tenant[] {
+  checkRange(range);
+  signal.throwIfAborted();
+  const { minDay, maxDay } = dayRange(range.minTimestamp, range.maxTimestamp, core.opts.now(), core.opts.retentionMs);
+  const out: Tenant[] = [];
+  if (minDay > maxDay) return out;
+  const view = core.index.view();
+  try {
+    const c = view.cursor();
+    // Items are binary strings (chars <= 0xff): key + '\u0100' sorts after every item starting with key.
+    for (let next = KIND_DAY_SERIES; ; ) {
+      c.seek(next);
+      const first = c.current;
+      if (first === undefined || first[0] !== KIND_DAY_SERIES) break;
+      const prefix = first.slice(0, 9);
+      next = prefix + '\u0100';
+      c.seek(prefix + dayKey(minDay));
+      for (let item = c.current, n = 0; item !== undefined && item.startsWith(prefix); c.next(), item = c.current) {
+        if (readDayKey(item, 9) > maxDay) break;
+        if (!core.isDeleted(readIdKey(item, 13))) {
+          out.push(readTenantKey(item, 1));
+          break;
+        }
+        if (++n % 4096 === 0) signal.throwIfAborted();
+      }
+    }
+  } finally {
+    view.release();
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type {
-  Deleter, Inserter, Labels, MetricRow, SearchQuery, Searcher, SeriesSamples, Tenant, TsdbStatus, TsdbStatusQuery,
+  Deleter, Inserter, Labels, MetricRow, SearchQuery, Searcher, SeriesSamples, Tenant, TenantLister, TimeRange, TsdbStatus, TsdbStatusQuery,
 } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
 import { ByteWriter } from './encoding/bytes.ts';
@@ -33,10 +33,10 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
 
 /**
  * Storage is the TSDB storage engine: the in-process implementation of storageapi's Searcher,
- * Deleter and Inserter, plus flushing, merging, snapshots, retention and statistics. All methods
+ * Deleter, Inserter and TenantLister, plus flushing, merging, snapshots, retention and statistics. All methods
  * may be called concurrently; after close() every method rejects.
  */
-export class Storage implements Searcher, Deleter, Inserter {
+export class Storage implements Searcher, Deleter, Inserter, TenantLister {
   readonly #core: StorageCore;
   readonly #opts: ResolvedOptions;
   readonly #lock: DirLock;
@@ -206,6 +206,11 @@ export class Storage implements Searcher, Deleter, Inserter {
   async tsdbStatus(q: TsdbStatusQuery, signal: AbortSignal): Promise<TsdbStatus> {
     this.#checkOpen();
     return search.tsdbStatus(this.#core, q, signal);
+  }
+
+  async listTenants(range: TimeRange, signal: AbortSignal): Promise<Tenant[]> {
+    this.#checkOpen();
+    return search.listTenants(this.#core, range, signal);
   }
 
   // --- Deleter ---

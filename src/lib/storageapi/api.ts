@@ -1,7 +1,6 @@
 // Package storageapi is the contract between the query side (src/lib/query, src/app/select)
 // and the storage side (src/lib/storage in-process, or a cluster storage node over the network).
-// One contract test suite (contract.test-suite.ts, added with the implementations) runs against
-// every implementation.
+// One contract test suite (contract-suite.ts) runs against every implementation.
 //
 // Units and bounds, everywhere in this file:
 // - timestamps are integer milliseconds since the Unix epoch, held in a JS number (exact up to 2^53);
@@ -166,3 +165,17 @@ export interface Inserter {
 
 /** StorageApi is everything a query node needs from storage. */
 export interface StorageApi extends Searcher, Deleter {}
+
+/**
+ * TenantLister tells which tenants a storage holds data for: the cluster select node asks every
+ * storage node for it to serve multi-tenant reads and the tenant list.
+ */
+export interface TenantLister {
+  /**
+   * listTenants returns the tenants having at least one live (not deleted) series with a sample
+   * in range, sorted by accountID, then projectID. Implementations with a per-day index may also
+   * list a tenant whose samples are only on the same UTC days as range (day granularity, as the
+   * label APIs).
+   */
+  listTenants(range: TimeRange, signal: AbortSignal): Promise<Tenant[]>;
+}

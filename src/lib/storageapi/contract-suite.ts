@@ -4,14 +4,14 @@
 // implementation each time.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Inserter, Label, LabelMatcher, MetricRow, SearchQuery, SeriesSamples, StorageApi, Tenant } from './api.ts';
+import type { Inserter, Label, LabelMatcher, MetricRow, SearchQuery, SeriesSamples, StorageApi, Tenant, TenantLister } from './api.ts';
 import { DEFAULT_TENANT } from './api.ts';
 import { LimitExceededError } from './errors.ts';
 import { STALE_NAN, isStaleNaN } from './stale.ts';
 
 /** ContractSubject is one fresh implementation under test. */
 export interface ContractSubject {
-  readonly api: StorageApi & Inserter;
+  readonly api: StorageApi & Inserter & TenantLister;
   /** maxLabelsPerTimeseries the implementation enforces on writes. */
   readonly maxLabelsPerTimeseries: number;
   /** close releases the implementation (and removes its data). */
@@ -62,7 +62,7 @@ export function describeStorageApiContract(name: string, factory: () => Promise<
       subject = undefined;
     });
 
-    const fixture = async (api: StorageApi & Inserter) => {
+    const fixture = async (api: StorageApi & Inserter & TenantLister) => {
       const rows: MetricRow[] = [
         { labels: ls({ __name__: 'up', job: 'node', instance: 'a' }), timestamp: t(3), value: 1 },
         { labels: ls({ __name__: 'up', job: 'node', instance: 'a' }), timestamp: t(2), value: 1 },
@@ -131,6 +131,19 @@ export function describeStorageApiContract(name: string, factory: () => Promise<
       expect(await api.seriesCount(DEFAULT_TENANT, never())).toBe(4);
     });
 
+    it('lists the tenants with live series in a time range, sorted', async () => {
+      const api = await open();
+      await fixture(api);
+      await api.addRows({ accountID: 42, projectID: 7 }, [{ labels: ls({ __name__: 'up' }), timestamp: t(1), value: 1 }]);
+      await api.addRows({ accountID: 3, projectID: 0 }, [{ labels: ls({ __name__: 'up' }), timestamp: t(1), value: 1 }]);
+      await api.addRows({ accountID: 3, projectID: 1 }, [{ labels: ls({ __name__: 'up' }), timestamp: t(1), value: 1 }]);
+      const all = [{ accountID: 0, projectID: 0 }, { accountID: 3, projectID: 0 }, { accountID: 3, projectID: 1 }, { accountID: 42, projectID: 7 }];
+      expect(await api.listTenants(range, never())).toEqual(all);
+      expect(await api.listTenants({ minTimestamp: now - 40 * 86_400_000, maxTimestamp: now - 30 * 86_400_000 }, never())).toEqual([]);
+      expect(await api.deleteSeries(q([[mt('__name__', '=', 'up')]], { accountID: 3, projectID: 0 }), never())).toBe(1);
+      expect(await api.listTenants(range, never())).toEqual([all[0], all[2], all[3]]);
+    });
+
     it('lists label names and values, all or of matching series, with limits', async () => {
       const api = await open();
       await fixture(api);
@@ -196,6 +209,7 @@ export function describeStorageApiContract(name: string, factory: () => Promise<
       const reason = new Error('client went away');
       ac.abort(reason);
       await expect(api.labelNames(q([]), 0, ac.signal)).rejects.toBe(reason);
+      await expect(api.listTenants(range, ac.signal)).rejects.toBe(reason);
       await expect(collect(api.searchSeries(q([[mt('__name__', '=', 'up')]]), ac.signal))).rejects.toBe(reason);
     });
 

@@ -1,3 +1,8 @@
+// Errors of the storage contract. Implementations throw these classes on purpose; the cluster's
+// network client (src/lib/storagerpc) re-creates LimitExceededError and MatcherError on its side
+// with the same class and message, so the query side handles a remote storage node exactly as the
+// in-process engine. NodeUnavailableError exists only on the network side.
+
 /**
  * LimitExceededError reports that a request would exceed a configured limit. `flag` names the
  * flag that sets the limit, without its leading dash ("search.maxUniqueTimeseries"; a dash given
@@ -11,5 +16,28 @@ export class LimitExceededError extends Error {
     this.name = 'LimitExceededError';
     this.flag = flag.replace(/^-+/, '');
     this.limit = limit;
+  }
+}
+
+/** MatcherError reports a label matcher that cannot be evaluated (a bad regexp, an unknown type): the client's fault (400). */
+export class MatcherError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'MatcherError';
+  }
+}
+
+/**
+ * NodeUnavailableError reports that a storage node could not be talked to: the connection was
+ * refused or lost, the handshake failed, the node is shutting down, or a call timed out. It says
+ * nothing about the request itself, so a cluster client may retry it on another node (writes) or
+ * answer without that node (reads, marked partial). `node` is the node's address ("host:port").
+ */
+export class NodeUnavailableError extends Error {
+  readonly node: string;
+  constructor(node: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NodeUnavailableError';
+    this.node = node;
   }
 }

@@ -37,6 +37,7 @@ describeStorageApiContract('in-process storage, data in merged parts', async () 
     labelValues: (q, name, limit, signal) => api.labelValues(q, name, limit, signal),
     seriesCount: (tenant, signal) => api.seriesCount(tenant, signal),
     tsdbStatus: (q, signal) => api.tsdbStatus(q, signal),
+    listTenants: (range, signal) => api.listTenants(range, signal),
     deleteSeries: async (q, signal) => {
       const n = await api.deleteSeries(q, signal);
       await storage.forceMerge();

@@ -1,5 +1,6 @@
 import { compileAnchored } from '../../promql/index.ts';
 import type { LabelMatcher } from '../../storageapi/api.ts';
+import { MatcherError } from '../../storageapi/errors.ts';
 
 /** CompiledMatcher is a LabelMatcher ready to test values. */
 export interface CompiledMatcher {
@@ -18,13 +19,9 @@ export interface CompiledMatcher {
   readonly prefix?: string;
 }
 
-/** MatcherError reports a matcher that cannot be evaluated (a bad regexp). */
-export class MatcherError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'MatcherError';
-  }
-}
+// MatcherError is the contract's class (storageapi), so the select side sees one class whether
+// the storage runs in-process or behind the network client.
+export { MatcherError };
 
 // An alternation of plain words (the shape Grafana multi-value variables produce) is answered by
 // direct lookups instead of scanning every value of the label. These characters are literals in

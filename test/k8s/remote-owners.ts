@@ -21,14 +21,18 @@ export class RemoteOwners {
   readonly #informers = new Map<string, Informer>();
   readonly #gone = new Set<string>();
   readonly #checking = new Set<string>();
-  readonly #onGone: () => void;
+  readonly #collect: () => void;
   readonly #stop = new AbortController();
   #running: Promise<unknown> = Promise.resolve();
 
-  /** onGone runs when an owner is known to be gone (the store should collect garbage then). */
-  constructor(kc: KubeConfig, onGone: () => void) {
+  /**
+   * collect runs the store's garbage collection: when an owner is known gone, and once each watch
+   * has listed (an owner deleted before that is never reported deleted; the collection then looks
+   * up the owners it has not seen).
+   */
+  constructor(kc: KubeConfig, collect: () => void) {
     this.#client = new RestKubeClient(kc);
-    this.#onGone = onGone;
+    this.#collect = collect;
     for (const type of Object.values(CUSTOM)) {
       const informer = new Informer({
         client: this.#client, type, namespaces: undefined, log: this.log, clock: realClock, resyncMs: 0,
@@ -42,7 +46,11 @@ export class RemoteOwners {
   }
 
   start(): void {
-    this.#running = Promise.all([...this.#informers.values()].map((i) => i.run(this.#stop.signal)));
+    const signal = this.#stop.signal;
+    this.#running = Promise.all([...this.#informers.values()].map(async (i) => {
+      void i.waitForSync(signal).then(() => signal.aborted || this.#collect());
+      await i.run(signal);
+    }));
   }
 
   async stop(): Promise<void> {
@@ -54,7 +62,7 @@ export class RemoteOwners {
   #markGone(uid: string): void {
     if (this.#gone.has(uid)) return;
     this.#gone.add(uid);
-    this.#onGone();
+    this.#collect();
   }
 
   /**

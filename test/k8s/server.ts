@@ -98,8 +98,7 @@ export class FakeApiServer {
   constructor(opts: FakeApiServerOptions = {}) {
     this.#opts = opts;
     if (opts.upstream !== undefined) {
-      const kc = opts.upstream;
-      this.#owners = new RemoteOwners(kc, () => this.store.collectGarbage());
+      this.#owners = new RemoteOwners(opts.upstream, () => this.store.collectGarbage());
       this.store = newStore({ gcDelayMs: 5, foreignOwner: (ref, ns) => this.#owners?.exists(ref, ns) }, null);
     } else {
       const custom: Record<string, Admission[]> = {};
@@ -112,6 +111,11 @@ export class FakeApiServer {
     for (const type of this.store.types()) if (type.group !== 'strata.dev') this.store.registerType(type, builtinAdmission);
     this.simulation = simulateControllers(this.store, opts.simulation);
     this.#server = createServer((req, res) => void this.#handle(req, res));
+  }
+
+  /** upstreamLog is what the watches of the real server's custom resources reported (for failure messages). */
+  upstreamLog(): string {
+    return (this.#owners?.log.entries ?? []).map((e) => `${e.level} ${e.msg} ${JSON.stringify(e.fields, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`).join('\n');
   }
 
   /** url is the base URL once started. */
@@ -187,8 +191,10 @@ export class FakeApiServer {
     try {
       const forwarded = upstream !== undefined && isForwardedPath(url.pathname);
       if (!forwarded) {
-        const disc = discovery(url.pathname, this.store.types());
-        if (disc !== undefined) return this.#send(res, 200, upstream !== undefined && url.pathname.replace(/\/+$/, '') === '/apis' ? await this.#mergeGroups(disc, upstream) : disc);
+        // /apis also lists the real server's forwarded groups.
+        const extra = upstream !== undefined && url.pathname.replace(/\/+$/, '') === '/apis' ? await upstream.groups() : [];
+        const disc = discovery(url.pathname, this.store.types(), extra);
+        if (disc !== undefined) return this.#send(res, 200, disc);
       }
       const p = parseResourcePath(url.pathname, forwarded ? FORWARDED_TYPES : this.store.types());
       const body = method === 'GET' ? undefined : await readBody(req);
@@ -222,13 +228,6 @@ export class FakeApiServer {
   async #exists(p: ParsedPath, path: string): Promise<boolean> {
     if (this.#upstream !== undefined && isForwardedPath(path)) return this.#upstream.exists(path);
     return this.store.get(p.type, { namespace: p.namespace ?? '', name: p.name ?? '' }) !== undefined;
-  }
-
-  // mergeGroups adds the real server's forwarded groups to this server's /apis group list.
-  async #mergeGroups(local: unknown, upstream: Upstream): Promise<unknown> {
-    const list = local as { groups: { name: string }[] };
-    const groups = [...list.groups, ...((await upstream.groups()) as { name: string }[])];
-    return { ...list, groups: groups.sort((a, b) => a.name.localeCompare(b.name)) };
   }
 
   #authorize(token: string, group: string, resource: string, verb: string): void {

@@ -32,7 +32,7 @@ const client = (token: string) => {
 const until = async (what: string, cond: () => boolean | Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms;
   while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the fake's watches of the real server said:\n${server.upstreamLog()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 };

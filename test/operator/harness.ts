@@ -185,9 +185,10 @@ export class Env {
     rmSync(this.#dir, { recursive: true, force: true });
   }
 
-  /** logs returns every operator's output (for failure messages). */
+  /** logs returns every operator's output, and in mode real-crs the fake's watches of the real server (for failure messages). */
   logs(): string {
-    return this.operators.map((o, i) => `--- operator ${i} ---\n${o.log()}`).join('\n');
+    const upstream = this.mode === 'real-crs' && this.#server !== undefined ? `\n--- the fake's watches of the real server ---\n${this.#server.upstreamLog().slice(-2000)}` : '';
+    return this.operators.map((o, i) => `--- operator ${i} ---\n${o.log()}`).join('\n') + upstream;
   }
 
   // served fails a scenario whose kind the real server refused to install, saying why.

@@ -15,6 +15,7 @@ import type { Dispatcher } from 'undici';
 import { KubeApiError } from '../../operator/k8s/errors.ts';
 import { CUSTOM } from '../../operator/k8s/resources.ts';
 import type { ResourceType } from '../../operator/k8s/resources.ts';
+import type { APIGroup } from './discovery.ts';
 
 /** FORWARDED_GROUPS are the API groups the real server serves when the fake has an upstream. */
 export const FORWARDED_GROUPS: readonly string[] = ['strata.dev', 'apiextensions.k8s.io'];
@@ -52,6 +53,16 @@ function pick<K extends string>(headers: Record<string, string | string[] | unde
 }
 
 type Obj = { metadata?: { namespace?: string } } | undefined;
+
+/**
+ * splitLines cuts a newline-delimited stream (watch events, one JSON document a line) into
+ * complete lines: it returns those of partial + chunk and the unfinished rest to carry over.
+ */
+export function splitLines(partial: string, chunk: string): { lines: string[]; rest: string } {
+  const lines = (partial + chunk).split('\n');
+  const rest = lines.pop() ?? '';
+  return { lines: lines.filter((l) => l !== ''), rest };
+}
 
 /** Upstream forwards requests to one real API server. */
 export class Upstream {
@@ -130,9 +141,9 @@ export class Upstream {
       up.body.setEncoding('utf8');
       let partial = '';
       for await (const chunk of up.body as AsyncIterable<string>) {
-        const lines = (partial + chunk).split('\n');
-        partial = lines.pop() ?? '';
-        const out = lines.filter((l) => l !== '' && (!req.clusterWide || this.#visibleEvent(l)));
+        const { lines, rest } = splitLines(partial, chunk);
+        partial = rest;
+        const out = req.clusterWide ? lines.filter((l) => this.#visibleEvent(l)) : lines;
         if (out.length > 0) res.write(`${out.join('\n')}\n`);
       }
       if (partial !== '') res.write(partial);
@@ -155,12 +166,12 @@ export class Upstream {
     throw new KubeApiError(up.statusCode, 'Unknown', `cannot GET ${path} on the real API server: ${text}`);
   }
 
-  /** groups returns the real server's discovery entries (APIGroup) of the forwarded groups. */
-  async groups(): Promise<unknown[]> {
+  /** groups returns the real server's discovery entries of the forwarded groups. */
+  async groups(): Promise<APIGroup[]> {
     const up = await this.#send({ method: 'GET', path: '/apis', headers: { accept: 'application/json' }, body: undefined, clusterWide: false }, undefined, 30_000);
     const text = await up.body.text();
     if (up.statusCode !== 200) throw new KubeApiError(502, 'BadGateway', `cannot read /apis of the real API server: ${up.statusCode} ${text}`);
-    return ((JSON.parse(text) as { groups?: { name: string }[] }).groups ?? []).filter((g) => FORWARDED_GROUPS.includes(g.name));
+    return ((JSON.parse(text) as { groups?: APIGroup[] }).groups ?? []).filter((g) => FORWARDED_GROUPS.includes(g.name));
   }
 
   /** dropWatches ends every forwarded watch (clients must resume). */

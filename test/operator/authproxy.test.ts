@@ -1,7 +1,7 @@
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
-import { cr, Env, MODES, NS, OPERATOR_NS, secret, testNamespace } from './harness.ts';
+import { cr, Env, REAL_CRS, NS, OPERATOR_NS, secret, testNamespace } from './harness.ts';
 
 const TEAM_B = testNamespace('team-b');
 let env: Env;
@@ -20,7 +20,7 @@ const user = (name: string, spec: object, ns = NS) => ({ ...cr('AuthProxyUser', 
 const userStatus = (name: string, ns = NS) => env.status<{ phase?: string; authProxies?: string[]; conditions?: { reason: string; message: string }[] }>('AuthProxyUser', name, ns);
 const userPhase = async (name: string, ns = NS) => (await userStatus(name, ns)).phase;
 
-describe.each(MODES)('AuthProxy with AuthProxyUsers (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+describe.each(REAL_CRS)('AuthProxy with AuthProxyUsers (custom resources: %s)', { timeout: 90_000 }, (mode) => {
   beforeAll(async () => {
     env = await new Env({ mode }).start([NS, OPERATOR_NS, TEAM_B]);
     env.store.patch(BUILTIN.namespace, { namespace: '', name: TEAM_B }, { metadata: { labels: { tenant: 'yes' } } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
-import { cr, Env, MODES, NS } from './harness.ts';
+import { cr, Env, REAL_CRS, NS } from './harness.ts';
 
 let env: Env;
 
@@ -14,7 +14,7 @@ interface Container {
 const podSpec = (name: string) => (env.store.get(BUILTIN.statefulSet, { namespace: NS, name })!['spec'] as { template: { spec: { containers: Container[]; initContainers?: Container[]; volumes: { name: string }[] } } }).template.spec;
 const backup = { destination: 's3://bucket/strata', credentialsSecret: { name: 's3', key: 'creds' }, retention: { keepLastDaily: 3 }, intervals: { monthly: false } };
 
-describe.each(MODES)('backup and restore (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+describe.each(REAL_CRS)('backup and restore (custom resources: %s)', { timeout: 90_000 }, (mode) => {
   beforeAll(async () => {
     env = await new Env({ mode }).start();
     env.operator();

@@ -3,7 +3,7 @@
 // run's real Kubernetes API server (test/realk8s): the operator's custom resources, their
 // finalizers and status live there, while the core kinds it manages and its Lease stay in the
 // fake. The scenarios read and write custom resources only through Env, which goes through the
-// fake's endpoint as the operator does, so the same scenario runs in both modes.
+// fake's endpoint as the operator does, so one scenario can run in either mode.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,8 +34,13 @@ const TEST_MANAGER = 'strata-test';
  * (and their CRDs) from the real API server, through the fake.
  */
 export type Mode = 'fake' | 'real-crs';
-/** MODES are the modes every scenario file runs in (describe.each). */
-export const MODES: readonly Mode[] = ['fake', 'real-crs'];
+/**
+ * REAL_CRS runs a scenario file (describe.each) with its custom resources on the real server: the
+ * default, as that server's validation, SSA, finalizers and watches are the ones that matter.
+ */
+export const REAL_CRS: readonly Mode[] = ['real-crs'];
+/** BOTH_MODES runs it against the fake alone too, for faults only the fake can inject (compaction). */
+export const BOTH_MODES: readonly Mode[] = ['fake', 'real-crs'];
 
 // Test files running in parallel share the real API server, which has no namespace objects or
 // cleanup: each file's namespaces carry a suffix of their own.

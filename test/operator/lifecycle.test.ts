@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPodReady } from '../../operator/k8s/fake/index.ts';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
-import { cr, Env, MODES, NS, podImage, secret } from './harness.ts';
+import { cr, Env, REAL_CRS, NS, podImage, secret } from './harness.ts';
 
 let env: Env;
 const get = (type: keyof typeof BUILTIN, name: string) => env.store.get(BUILTIN[type], { namespace: NS, name });
 
-describe.each(MODES)('operator lifecycle (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+describe.each(REAL_CRS)('operator lifecycle (custom resources: %s)', { timeout: 90_000 }, (mode) => {
   beforeAll(async () => {
     env = await new Env({ mode }).start();
     env.operator();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
-import { cr, Env, MODES, NS, OPERATOR_NS, podImage } from './harness.ts';
+import { cr, Env, BOTH_MODES, NS, OPERATOR_NS, podImage } from './harness.ts';
 import type { OperatorProcess } from './harness.ts';
 
 // In mode real-crs the faults are still the fake's: it fails forwarded requests too (409s) and
@@ -16,7 +16,7 @@ const workloads = () => [...env.store.list(BUILTIN.statefulSet, { namespace: NS 
 const snapshot = () => Object.fromEntries(workloads().map((w) => [`${w.kind}/${w.metadata.name}`, { generation: w.metadata.generation, template: JSON.stringify((w['spec'] as { template: unknown }).template) }]));
 const leaseHolder = () => ((env.store.get(BUILTIN.lease, { namespace: OPERATOR_NS, name: 'strata-operator' })?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity ?? '');
 
-describe.each(MODES)('operator resilience (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+describe.each(BOTH_MODES)('operator resilience (custom resources: %s)', { timeout: 90_000 }, (mode) => {
   beforeAll(async () => {
     env = await new Env({ mode }).start();
     op = env.operator();

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
-import { cr, Env, MODES, NS, OPERATOR_NS, testNamespace } from './harness.ts';
+import { cr, Env, REAL_CRS, NS, OPERATOR_NS, testNamespace } from './harness.ts';
 
 // An operator started with -watchNamespaces manages only those namespaces; the fake API server
 // checks it never even lists other namespaces (RBAC in namespaced mode would forbid it).
 const ELSEWHERE = testNamespace('elsewhere');
 let env: Env;
 
-describe.each(MODES)('-watchNamespaces (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+describe.each(REAL_CRS)('-watchNamespaces (custom resources: %s)', { timeout: 90_000 }, (mode) => {
   beforeAll(async () => {
     env = await new Env({ mode }).start([NS, OPERATOR_NS, ELSEWHERE]);
     env.operator(`-watchNamespaces=${NS}`);

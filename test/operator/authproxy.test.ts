@@ -1,7 +1,7 @@
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
-import { cr, Env, REAL_CRS, NS, OPERATOR_NS, secret, testNamespace } from './harness.ts';
+import { cr, Env, NS, OPERATOR_NS, REAL_CRS, secret, testNamespace } from './harness.ts';
 
 const TEAM_B = testNamespace('team-b');
 let env: Env;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
-import { cr, Env, REAL_CRS, NS } from './harness.ts';
+import { cr, Env, NS, REAL_CRS } from './harness.ts';
 
 let env: Env;
 

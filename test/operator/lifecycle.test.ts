@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPodReady } from '../../operator/k8s/fake/index.ts';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
-import { cr, Env, REAL_CRS, NS, podImage, secret } from './harness.ts';
+import { cr, Env, NS, podImage, REAL_CRS, secret } from './harness.ts';
 
 let env: Env;
 const get = (type: keyof typeof BUILTIN, name: string) => env.store.get(BUILTIN[type], { namespace: NS, name });

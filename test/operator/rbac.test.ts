@@ -3,7 +3,7 @@ import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { ResourceType } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
 import { grants, PERMISSIONS } from '../../operator/rbac.ts';
-import { cr, Env, REAL_CRS, NS, podImage } from './harness.ts';
+import { cr, Env, NS, podImage, REAL_CRS } from './harness.ts';
 
 // The fake API server enforces PERMISSIONS for the operator's token (anything else is a 403)
 // and records every request, also those it forwards to the real API server in mode real-crs.

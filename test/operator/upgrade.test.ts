@@ -7,7 +7,7 @@ import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { ResourceType } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
 import { MANAGED_SELECTOR } from '../../operator/labels.ts';
-import { cr, Env, REAL_CRS, NS, podImage, secret } from './harness.ts';
+import { cr, Env, NS, podImage, REAL_CRS, secret } from './harness.ts';
 import type { OperatorProcess } from './harness.ts';
 
 /** Operator "A": the previous release, whose default images were the 0.0.1 ones. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
-import { cr, Env, REAL_CRS, NS, OPERATOR_NS, testNamespace } from './harness.ts';
+import { cr, Env, NS, OPERATOR_NS, REAL_CRS, testNamespace } from './harness.ts';
 
 // An operator started with -watchNamespaces manages only those namespaces; the fake API server
 // checks it never even lists other namespaces (RBAC in namespaced mode would forbid it).

@@ -125,7 +125,7 @@ async function startTopology(kind: string, dir: string): Promise<Topology> {
   const wireBytes = async () => {
     const text = (await kit.request(`${insert.http}/metrics`)).body.toString();
     let sum = 0;
-    for (const m of text.matchAll(/^tsdb_rpc_sent_bytes_total\{[^}]*\} (\S+)$/gm)) sum += Number(m[1]);
+    for (const m of text.matchAll(/^tsdb_rpc_client_sent_bytes_total\{[^}]*\} (\S+)$/gm)) sum += Number(m[1]);
     return sum;
   };
   return {

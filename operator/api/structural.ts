@@ -53,3 +53,24 @@ export function prune(schema: JsonSchemaProps, value: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * dropNulls returns a copy of value without null object fields and map entries, as the API
+ * server drops nulls of non-nullable fields (after defaulting filled the ones with defaults).
+ * Null list items are kept: the schema refuses them.
+ */
+export function dropNulls(schema: JsonSchemaProps, value: unknown): unknown {
+  if (schema['x-kubernetes-preserve-unknown-fields'] === true) return value;
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    return items === undefined ? value : value.map((v) => dropNulls(items, v));
+  }
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (v === null) continue;
+    const sub = schema.properties?.[name] ?? schema.additionalProperties;
+    out[name] = sub === undefined ? v : dropNulls(sub, v);
+  }
+  return out;
+}

@@ -15,21 +15,25 @@ reexecTuned({
 });
 
 const { exposeGc, insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers, YoungGarbage } = await import('../app/insert/index.ts');
-const { ConcurrencyLimiter, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags } = await import('../app/select/index.ts');
-const { registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } = await import('../app/storage/index.ts');
+const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
+const { metadataStoreBytesFromFlags, registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } = await import('../app/storage/index.ts');
 const { enableTCP6Flag } = await import('../lib/httpserver/index.ts');
-const { gauge } = await import('../lib/metrics/index.ts');
+const { loadMetadata, METADATA_FILE, MetadataSaver, MetadataStore } = await import('../lib/metadata/index.ts');
+const { counterFunc, gauge } = await import('../lib/metrics/index.ts');
+const { join } = await import('node:path');
 const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
 const { openStorage } = await import('../lib/storage/index.ts');
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
 type Storage = import('../lib/storage/index.ts').Storage;
+type VmalertProxy = import('../app/select/index.ts').VmalertProxy;
 
 const rt = startRuntime({ binary: 'tsdb', metricsPrefix: 'tsdb', defaultListenAddr: ':8428' });
 const log = rt.logger;
 
+const storageOptions = storageOptionsFromFlags(log.child({ component: 'storage' }), rt.memoryBudget);
 let storage: Storage;
 try {
-  storage = await openStorage(storageOptionsFromFlags(log.child({ component: 'storage' }), rt.memoryBudget));
+  storage = await openStorage(storageOptions);
 } catch (err) {
   log.fatal({ err }, 'cannot open storage');
   process.exit(1);
@@ -41,20 +45,37 @@ const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
 
+// Metric metadata for /api/v1/metadata (docs/DECISIONS.md "Metric metadata"): kept from ingestion
+// unless -enableMetadata=false, saved beside the data and loaded back here.
+const metadata = new MetadataStore(metadataStoreBytesFromFlags(rt.memoryBudget));
+gauge('tsdb_metadata_entries', 'Metric families with metadata (HELP, TYPE, UNIT) kept for /api/v1/metadata', [], (g) => g.set(metadata.size));
+gauge('tsdb_metadata_size_bytes', 'Estimated memory held by the metric metadata', [], (g) => g.set(metadata.bytes));
+counterFunc('tsdb_metadata_dropped_total', 'Metric metadata entries dropped because of -storage.maxMetadataStorageSize', [], (set) => set({}, metadata.dropped));
+
 const gc = exposeGc();
 const youngGarbage = gc === undefined ? undefined : new YoungGarbage(gc);
 const insertOptions = {
-  ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.25)),
+  ...insertOptionsFromFlags(storage, log.child({ component: 'insert' }), rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.25), (t, u) => metadata.add(t, u)),
   ...(youngGarbage === undefined ? {} : { onBodyRead: (bytes: number) => youngGarbage.note(bytes) }),
 
   onBackfill: () => cache.reset(),
   backfillBeforeMs: limits.cacheTimestampOffsetMs,
 };
+const metadataSaver = insertOptions.metadata === undefined ? undefined : await startMetadataPersistence();
+let vmalert: VmalertProxy | undefined;
+try {
+  vmalert = vmalertProxyFromFlags(limits.maxQueryDurationMs);
+} catch (err) {
+  log.fatal({ err }, 'cannot start');
+  await storage.close();
+  process.exit(2);
+}
 rt.server.register(async (app) => registerInsertRoutes(app, insertOptions, DEFAULT_TENANT));
 rt.server.register(async (app) => registerSelectRoutes(app, {
   storage, tenant: DEFAULT_TENANT, limits, cache, now: Date.now,
   limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
   logger: log.child({ component: 'select' }),
+  queryStats: queryStatsFromFlags(), metadata, ...(vmalert === undefined ? {} : { vmalert }),
 }));
 rt.server.register(async (app) => registerStorageRoutes(app, storage, storageAuthKeys));
 
@@ -80,10 +101,20 @@ log.info(`send data: curl -d 'temperature{room="kitchen"} 21.5' http://localhost
 log.info(`query it:  curl 'http://localhost:${port}/api/v1/query?query=temperature' (or point Grafana's Prometheus data source at http://localhost:${port})`);
 
 await serveUntilSignal(rt, [
+  // Stopped in reverse order: the metadata is saved last, once nothing ingests any more.
+  { name: 'metric metadata', stop: async () => metadataSaver?.stop() },
+  { name: 'vmalert proxy', stop: async () => vmalert?.close() },
   { name: 'storage', stop: () => storage.close() },
   { name: 'network receivers', stop: () => receivers.close() },
   { name: 'parse workers', stop: () => insertOptions.parsePool?.close() },
 ]);
+
+/** startMetadataPersistence loads the saved metric metadata and saves it every minute it changed. */
+async function startMetadataPersistence() {
+  const path = join(storageOptions.dataPath, METADATA_FILE);
+  await loadMetadata(metadata, path, log.child({ component: 'metadata' }));
+  return new MetadataSaver(metadata, path, 60_000, log.child({ component: 'metadata' }));
+}
 
 /**
  * releaseStartupMemory runs one last-resort garbage collection once the server is up. Loading and

@@ -1,12 +1,11 @@
-// realApiServer gives a test the run's real Kubernetes 1.36 CRD API server (started by
-// ./global-setup.ts): its kubeconfig path and a loaded KubeConfig. A server that failed to start
-// fails the test with start.sh's own words (for example that etcd is not installed).
-import { existsSync, readFileSync } from 'node:fs';
+// realApiServer gives a test the run's real Kubernetes 1.36 CRD API server (one per vitest run,
+// see ./global-setup.ts), starting it on first use: its kubeconfig path and a loaded KubeConfig.
+// A server that failed to start fails the test with start.sh's own words (for example that etcd
+// is not installed).
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
-import { STATUS_FILE } from './scripts.ts';
+import { startedServer } from './scripts.ts';
 
 export interface RealApiServer {
   /** kubeconfig is the path of the admin kubeconfig (system:masters client certificate). */
@@ -19,14 +18,7 @@ export interface RealApiServer {
 /** realApiServer waits (up to timeoutMs) for the run's real API server and returns it. */
 export async function realApiServer(timeoutMs = 90_000): Promise<RealApiServer> {
   const workdir = inject('realK8sWorkdir');
-  const statusPath = join(workdir, STATUS_FILE);
-  const deadline = Date.now() + timeoutMs;
-  while (!existsSync(statusPath)) {
-    if (Date.now() > deadline) throw new Error(`the real CRD API server in ${workdir} did not start within ${timeoutMs} ms`);
-    await sleep(100);
-  }
-  const status = JSON.parse(readFileSync(statusPath, 'utf8')) as { ok: boolean; detail: string };
-  if (!status.ok) throw new Error(`cannot start the real CRD API server: ${status.detail}`);
+  await startedServer(workdir, timeoutMs);
   const kubeconfig = join(workdir, 'kubeconfig');
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(kubeconfig);

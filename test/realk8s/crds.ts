@@ -1,47 +1,78 @@
-// installCrds installs the checked-in CRDs (crds/*.yaml) through an API server endpoint, as
-// `kubectl create -f crds/` would, and waits until each is Established. Test files running in
-// parallel share one real API server, so a CRD that already exists counts as installed.
+// Installs CustomResourceDefinitions on the real API server by server-side apply (as
+// `kubectl apply --server-side -f crds/` does) and waits until they are Established. The server
+// validates every apply in full, so applying a CRD that already exists still proves the server
+// accepts its text. Several test files share the run's server: applying the same CRDs twice is
+// a no-op.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load } from 'js-yaml';
+import { realApiServer } from './apiserver.ts';
+import type { RealApiServer } from './apiserver.ts';
+import { invalidLines, RawKubeClient } from './client.ts';
 
-const CRDS_DIR = join(import.meta.dirname, '..', '..', 'crds');
+const ROOT = join(import.meta.dirname, '..', '..');
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
-interface Crd {
+/** Crd is the part of a CustomResourceDefinition the tests read. */
+export interface Crd {
+  apiVersion: string;
+  kind: string;
   metadata: { name: string };
-  spec: { names: { kind: string } };
-  status?: { conditions?: { type: string; status: string; message?: string }[] };
+  spec: { group: string; names: { kind: string; plural: string }; versions: { name: string }[] };
 }
 
-/**
- * installCrds creates every CRD of crds/ through baseUrl (authenticated with token) and returns
- * the CRDs the server refused, by kind, with the server's message. Throws on any other failure
- * or when an accepted CRD is not Established within timeoutMs.
- */
-export async function installCrds(baseUrl: string, token: string, timeoutMs = 30_000): Promise<Map<string, string>> {
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
-  const refused = new Map<string, string>();
-  const accepted: Crd[] = [];
-  for (const file of readdirSync(CRDS_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
-    const crd = load(readFileSync(join(CRDS_DIR, file), 'utf8')) as Crd;
-    const res = await fetch(baseUrl + CRD_PATH, { method: 'POST', headers, body: JSON.stringify(crd) });
-    const text = await res.text();
-    if (res.status === 201 || res.status === 409) accepted.push(crd);
-    else if (res.status === 422) refused.set(crd.spec.names.kind, `crds/${file}: ${(JSON.parse(text) as { message?: string }).message ?? text}`);
-    else throw new Error(`cannot create CRD ${crd.metadata.name} from crds/${file}: ${res.status} ${text}`);
-  }
+/** crdsIn parses the CRD files of a folder of the repository (crds/ or the chart's crds/). */
+export function crdsIn(dir: string): Crd[] {
+  return readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => load(readFileSync(join(ROOT, dir, f), 'utf8')) as Crd);
+}
+
+/** applyCrd server-side applies one CRD; throws with the server's field errors when refused. */
+export async function applyCrd(client: RawKubeClient, crd: Crd, fieldManager: string): Promise<void> {
+  const res = await client.request('PATCH', `${CRD_PATH}/${crd.metadata.name}`, {
+    query: { fieldManager, force: 'true', fieldValidation: 'Strict' },
+    body: crd,
+    contentType: 'application/apply-patch+yaml',
+  });
+  if (res.status !== 200 && res.status !== 201) throw new Error(`the API server refused CRD ${crd.metadata.name} (${res.status}): ${invalidLines(res.body).join('; ')}`);
+}
+
+/** waitEstablished waits until the CRD's Established condition is True (its resources are served). */
+export async function waitEstablished(client: RawKubeClient, name: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (const crd of accepted) {
-    for (;;) {
-      const res = await fetch(`${baseUrl}${CRD_PATH}/${crd.metadata.name}`, { headers });
-      const live = (await res.json()) as Crd;
-      const established = live.status?.conditions?.find((c) => c.type === 'Established');
-      if (established?.status === 'True') break;
-      if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name} is not Established after ${timeoutMs} ms: ${JSON.stringify(live.status ?? {})}`);
-      await sleep(50);
-    }
+  for (;;) {
+    const res = await client.request('GET', `${CRD_PATH}/${name}`);
+    const conditions = ((res.body['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
+    if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    if (Date.now() > deadline) throw new Error(`CRD ${name} is not Established after ${timeoutMs} ms: ${JSON.stringify(conditions)}`);
+    await sleep(50);
   }
-  return refused;
+}
+
+let installed: Promise<void> | undefined;
+
+/** installCrds applies the CRDs of crds/ once per test file and waits until all are Established. */
+export function installCrds(client: RawKubeClient): Promise<void> {
+  installed ??= (async () => {
+    const crds = crdsIn('crds');
+    for (const crd of crds) await applyCrd(client, crd, 'strata-realk8s-test');
+    for (const crd of crds) await waitEstablished(client, crd.metadata.name);
+  })();
+  return installed;
+}
+
+/** RealCrdServer is the run's real API server with the CRDs of crds/ installed. */
+export interface RealCrdServer extends RealApiServer {
+  readonly raw: RawKubeClient;
+}
+
+/** realCrdServer waits for the run's real API server and installs crds/ on it. */
+export async function realCrdServer(): Promise<RealCrdServer> {
+  const server = await realApiServer();
+  const raw = new RawKubeClient(server.kubeConfig);
+  await installCrds(raw);
+  return { ...server, raw };
 }

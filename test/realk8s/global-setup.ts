@@ -1,13 +1,12 @@
-// Vitest global setup: starts one real Kubernetes 1.36 CRD API server (../shared/k8s/start.sh,
-// apiextensions-apiserver + etcd) per test run, in the background, so that runs which never ask
-// for it pay only its idle CPU. Tests reach it through realApiServer() in ./apiserver.ts, which
-// waits for start.sh to finish. The server is stopped when the run ends.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Vitest global setup: gives the run a work directory for one real Kubernetes 1.36 CRD API server
+// (../shared/k8s/start.sh: apiextensions-apiserver + etcd). The first test that calls
+// realApiServer() (./apiserver.ts) starts it; runs that never ask for it start nothing. The server
+// is stopped when the run ends.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { runStopScript, START_SCRIPT, STATUS_FILE } from './scripts.ts';
+import { stopServer } from './scripts.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,23 +18,8 @@ declare module 'vitest' {
 export default function setup(project: TestProject): () => Promise<void> {
   const workdir = mkdtempSync(join(tmpdir(), 'strata-realk8s-'));
   project.provide('realK8sWorkdir', workdir);
-  const child = spawn('bash', [START_SCRIPT, workdir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
-  child.stderr.on('data', (b: Buffer) => { out += b.toString(); });
-  const started = new Promise<void>((resolve) => {
-    const finish = (status: { ok: boolean; detail: string }) => {
-      writeFileSync(join(workdir, STATUS_FILE), JSON.stringify(status));
-      resolve();
-    };
-    child.on('error', (err) => finish({ ok: false, detail: `cannot run ${START_SCRIPT}: ${err.message}` }));
-    child.on('exit', (code) => finish(code === 0
-      ? { ok: true, detail: out.trim().split('\n')[0] ?? '' }
-      : { ok: false, detail: `${START_SCRIPT} exited with status ${code}: ${out.trim()}` }));
-  });
   return async () => {
-    await started;
-    await runStopScript(workdir);
+    await stopServer(workdir);
     rmSync(workdir, { recursive: true, force: true });
   };
 }

@@ -51,9 +51,10 @@ export function labelsKey(metric: Readonly<Record<string, string>>): string {
   return JSON.stringify(Object.entries(metric).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** exportValue reads a value of /api/v1/export: a number, or "NaN", "Inf", "-Inf". */
-export function exportValue(v: number | string): number {
+/** exportValue reads a value of /api/v1/export: a number, "NaN", "Inf", "-Inf", or null (a staleness marker, read as NaN here). */
+export function exportValue(v: number | string | null): number {
   if (typeof v === 'number') return v;
+  if (v === null) return NaN;
   if (v === 'NaN') return NaN;
   if (v === 'Inf' || v === '+Inf') return Infinity;
   if (v === '-Inf') return -Infinity;
@@ -63,7 +64,7 @@ export function exportValue(v: number | string): number {
 /** parseExportLines parses /api/v1/export output line by line (a series may span several lines). */
 export function parseExportLines(text: string): Series[] {
   return text.split('\n').filter((l) => l !== '').map((l) => {
-    const o = JSON.parse(l) as { metric: Record<string, string>; values: (number | string)[]; timestamps: number[] };
+    const o = JSON.parse(l) as { metric: Record<string, string>; values: (number | string | null)[]; timestamps: number[] };
     return { metric: o.metric, timestamps: o.timestamps, values: o.values.map(exportValue) };
   });
 }

@@ -1,6 +1,7 @@
 // Prometheus 2.42 (Debian package "prometheus") scrapes a small target every second and
 // remote-writes to tsdb and to a recorder. Everything it sent must come back from tsdb exactly
-// (labels, timestamps, value bits), and agree with Prometheus' own answer for metric[5m].
+// (labels, timestamps, value bits), and agree with Prometheus' own answer for metric[5m]; the
+// metric metadata it sends (HELP and TYPE of the target) must be what its /api/v1/metadata says.
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,6 +36,7 @@ it('stores exactly what Prometheus remote-writes', { timeout: 60_000 }, async ()
     'remote_write:',
     `  - url: ${tsdb.base}/api/v1/write`,
     queue,
+    '    metadata_config: { send: true, send_interval: 1s }',
     `  - url: ${recorder.url}`,
     queue,
   ].join('\n'));
@@ -48,6 +50,12 @@ it('stores exactly what Prometheus remote-writes', { timeout: 60_000 }, async ()
   const promView = await getJson<PromMatrix>(`http://127.0.0.1:${port}/api/v1/query`, { query: '{__name__=~"interop_.+"}[5m]', time: String(Date.now() / 1000) });
   expect(promView.data.resultType).toBe('matrix');
   expect(promView.data.result).toHaveLength(5);
+  // The metadata Prometheus scraped reaches tsdb through remote write, as Prometheus serves it.
+  for (const metric of ['interop_requests_total', 'interop_temperature_celsius']) {
+    const want = await getJson(`http://127.0.0.1:${port}/api/v1/metadata`, { metric });
+    expect(want).toMatchObject({ status: 'success', data: { [metric]: [expect.objectContaining({ help: expect.any(String) })] } });
+    await expect.poll(() => getJson(`${tsdb.base}/api/v1/metadata`, { metric }), { timeout: 10_000, interval: 200 }).toEqual(want);
+  }
 
   // A graceful stop flushes the remote-write queues (and may add staleness markers): after it, both
   // endpoints have received everything.

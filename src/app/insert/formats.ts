@@ -11,14 +11,18 @@ import { type FormatHandler, type IngestInput, queryValue } from './ingest.ts';
  */
 export const prometheusText: FormatHandler = async (i, o) => {
   const base = { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now };
-  if (i.onKeyedBatch !== undefined && o.parsePool?.available === true) return o.parsePool.parsePrometheus(i.body, { ...base, onBatch: i.onKeyedBatch });
-  if (i.onKeyedBatch !== undefined && o.prometheusKeys !== undefined) return prometheus.streamPrometheusKeyed(i.body, { ...base, keys: o.prometheusKeys, onBatch: i.onKeyedBatch });
-  return prometheus.streamPrometheus(i.body, { ...base, onBatch: i.onBatch });
+  const m = i.metadata;
+  if (i.onKeyedBatch !== undefined && o.parsePool?.available === true) {
+    return o.parsePool.parsePrometheus(i.body, { ...base, onBatch: i.onKeyedBatch, metadata: m && { sink: m.sink, tenantKey: m.tenantKey } });
+  }
+  const metadata = m && new prometheus.MetadataCapture(m.sink, m.recent);
+  if (i.onKeyedBatch !== undefined && o.prometheusKeys !== undefined) return prometheus.streamPrometheusKeyed(i.body, { ...base, keys: o.prometheusKeys, onBatch: i.onKeyedBatch, metadata });
+  return prometheus.streamPrometheus(i.body, { ...base, onBatch: i.onBatch, metadata });
 };
 
 /** remoteWrite: /api/v1/write — snappy-compressed protobuf WriteRequest (keyed like prometheusText when it can). */
 export const remoteWrite: FormatHandler = async (i, o) => {
-  const base = { contentEncoding: i.contentEncoding, maxBodyBytes: o.maxRequestBytes, maxDecodedBytes: o.maxRequestBytes };
+  const base = { contentEncoding: i.contentEncoding, maxBodyBytes: o.maxRequestBytes, maxDecodedBytes: o.maxRequestBytes, onMetadata: i.metadata?.sink };
   const sum = i.onKeyedBatch !== undefined && o.remoteWriteKeys !== undefined
     ? await remotewrite.importRemoteWriteKeyed(i.body, { ...base, keys: o.remoteWriteKeys, onBatch: i.onKeyedBatch })
     : await remotewrite.importRemoteWrite(i.body, { ...base, onBatch: i.onBatch });

@@ -1,5 +1,5 @@
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type Logger } from '../../lib/logger/index.ts';
+import { type KeyThrottle, type Logger } from '../../lib/logger/index.ts';
 import { counter } from '../../lib/metrics/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
@@ -7,6 +7,7 @@ import { classifyInsertError, InsertError } from './errors.ts';
 import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
 import type { KeyDictionaries } from './key-dictionaries.ts';
 import type { ParsePool } from './parse-pool.ts';
+import type { RecentMetadata } from './recent-metadata.ts';
 import { hasInvalidTimestamp, InvalidRows } from './row-check.ts';
 
 const rowsInserted = counter('tsdb_rows_inserted_total', 'Rows accepted by ingestion routes and receivers, by format', ['type']);
@@ -45,6 +46,14 @@ export interface InsertOptions {
   readonly parsePool?: ParsePool;
   /** onBodyRead is told how many bytes each ingestion request body had (see YoungGarbage). */
   readonly onBodyRead?: (bytes: number) => void;
+  /**
+   * metadata receives the metric metadata bodies carry (Prometheus text HELP/TYPE/UNIT lines,
+   * remote-write metadata) with the tenant it belongs to; absent (-enableMetadata=false), formats
+   * skip it.
+   */
+  readonly metadata?: (tenant: Tenant, u: common.MetadataUpdate) => void;
+  /** recentMetadata lets repeated metadata lines skip decoding (see RecentMetadata); absent, none do. */
+  readonly recentMetadata?: RecentMetadata;
 }
 
 /**
@@ -72,6 +81,17 @@ export interface IngestInput {
    * extra labels), so a format with a keyed parser may use it instead of onBatch.
    */
   readonly onKeyedBatch?: ((batch: common.KeyedColumns) => Promise<void>) | undefined;
+  /** metadata receives the metric metadata of the body, when the options keep it. */
+  readonly metadata?: BodyMetadata | undefined;
+}
+
+/** BodyMetadata is where a body's metric metadata goes. */
+export interface BodyMetadata {
+  readonly sink: common.MetadataSink;
+  /** recent holds the tenant's recently seen metadata lines (text formats skip those), if kept. */
+  readonly recent: common.RecentLines | undefined;
+  /** tenantKey names the tenant (`account:project`), for parse workers that keep their own recent lines. */
+  readonly tenantKey: string;
 }
 
 /** IngestOutcome is what a format handler reports: bad lines/items and a fatal decode error, if any. */
@@ -101,7 +121,7 @@ export function queryValue(query: Readonly<Record<string, unknown>>, name: strin
  * outside 1970..9999) when some were not (the good ones are stored regardless); 413 over
  * -maxInsertRequestSize; 415 for an unknown Content-Encoding.
  */
-export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'onKeyedBatch' | 'now'>, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<void> {
+export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'onKeyedBatch' | 'metadata' | 'now'>, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<void> {
   const labeler = new ExtraLabeler(parseExtraLabels(queryValues(input.query, 'extra_label')));
   const inserted = rowsInserted.labels(type);
   let limitError: LimitExceededError | undefined;
@@ -133,7 +153,11 @@ export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'onKeyedBa
     if (keyed === undefined || hasInvalidTimestamp(b.timestamps, b.length)) return onBatch(b.toRows());
     await store(b.length, () => keyed.addKeyedRows(tenant, b), (ms) => hasTimestampBefore(b.timestamps, b.length, ms));
   };
-  const out = await handler({ ...input, now: o.now, onBatch, onKeyedBatch: labeler.isEmpty ? onKeyedBatch : undefined }, o);
+  const keep = o.metadata;
+  const metadata: BodyMetadata | undefined = keep === undefined ? undefined : {
+    sink: (u) => keep(tenant, u), recent: o.recentMetadata?.for(tenant), tenantKey: `${tenant.accountID}:${tenant.projectID}`,
+  };
+  const out = await handler({ ...input, now: o.now, onBatch, onKeyedBatch: labeler.isEmpty ? onKeyedBatch : undefined, metadata }, o);
   const bad = out.errors?.count ?? 0;
   if (bad > 0) rowsInvalid.inc({ type }, bad);
   if (limitRejected > 0) rowsInvalid.inc({ type }, limitRejected);
@@ -158,8 +182,12 @@ function hasTimestampBefore(timestamps: Float64Array, n: number, threshold: numb
   return false;
 }
 
-/** handleIngest is the fastify handler shape shared by the ingestion routes. */
-export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions): Promise<FastifyReply> {
+/**
+ * handleIngest is the fastify handler shape shared by the ingestion routes. A rejected request
+ * (400, 413, 415) is logged as a warning naming the route, the client and the reason, at most once
+ * per route per `rejections` interval (the line says how many it stands for); 5xx are errors.
+ */
+export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions, rejections: KeyThrottle): Promise<FastifyReply> {
   try {
     const declared = Number(req.headers['content-length']);
     if (declared > o.maxRequestBytes) throw new common.BodyTooLargeError('request body', o.maxRequestBytes);
@@ -170,9 +198,20 @@ export async function handleIngest(req: FastifyRequest, reply: FastifyReply, ten
     return reply.code(204).send();
   } catch (err) {
     const e = classifyInsertError(err);
-    if (e.statusCode >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${req.url.split('?')[0]}`);
+    const route = req.url.split('?')[0]!;
+    if (e.statusCode >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${route}`);
+    else logRejection(o.logger, rejections, req, route, e);
     // A rejected body may be only partly read; close the connection rather than reuse it mid-body.
     if (!req.raw.complete) reply.header('connection', 'close');
     return reply.code(e.statusCode).type('text/plain').send(e.message);
   }
+}
+
+function logRejection(logger: Logger, rejections: KeyThrottle, req: FastifyRequest, route: string, e: InsertError): void {
+  const dropped = rejections.take(route);
+  if (dropped === undefined) return;
+  const port = req.socket.remotePort;
+  const client = port === undefined ? req.ip : `${req.ip}:${port}`;
+  const more = dropped > 0 ? ` (and ${dropped} more rejected requests to this route in the last ${rejections.intervalMs / 1000}s not logged)` : '';
+  logger.warn(`rejected ${req.method} ${route} from ${client} with ${e.statusCode}: ${e.message}${more}`);
 }

@@ -28,6 +28,11 @@ export interface PoolParseOptions {
   readonly now: () => number;
   /** onBatch stores a batch; awaited in order. The batch's arrays are not reused. */
   readonly onBatch: (batch: common.KeyedColumns) => Promise<void>;
+  /**
+   * metadata receives what the body's HELP/TYPE/UNIT lines say, in order with its batches; the
+   * worker skips lines it handed on lately for the same tenantKey.
+   */
+  readonly metadata?: { readonly sink: common.MetadataSink; readonly tenantKey: string } | undefined;
 }
 
 // Decoded chunks a job may have sent but not seen parsed and their batches stored: bounds the
@@ -72,12 +77,12 @@ export class ParsePool {
     let body = common.decodeBody(source, o.contentEncoding);
     if (o.maxDecodedBytes) body = common.limitBytes(body, o.maxDecodedBytes, 'decompressed request body');
     const slot = this.#pick();
-    const job = new PoolJob(this.#nextJob++, slot, o.onBatch);
+    const job = new PoolJob(this.#nextJob++, slot, o.onBatch, o.metadata?.sink);
     slot.jobs.set(job.id, job);
     try {
       for await (const chunk of body) {
         await job.ready();
-        job.send({ t: 'chunk', job: job.id, data: chunk, now: o.now() });
+        job.send({ t: 'chunk', job: job.id, data: chunk, now: o.now(), metadataTenant: o.metadata?.tenantKey });
       }
       job.send({ t: 'end', job: job.id, now: o.now() });
       return await job.result;
@@ -174,6 +179,7 @@ class PoolJob {
   readonly id: number;
   readonly #slot: WorkerSlot;
   readonly #onBatch: (b: common.KeyedColumns) => Promise<void>;
+  readonly #onMetadata: common.MetadataSink | undefined;
   readonly result: Promise<common.StreamSummary>;
   #resolve!: (s: common.StreamSummary) => void;
   #reject!: (e: Error) => void;
@@ -183,10 +189,11 @@ class PoolJob {
   #rows = 0;
   #failed: Error | undefined;
 
-  constructor(id: number, slot: WorkerSlot, onBatch: (b: common.KeyedColumns) => Promise<void>) {
+  constructor(id: number, slot: WorkerSlot, onBatch: (b: common.KeyedColumns) => Promise<void>, onMetadata: common.MetadataSink | undefined) {
     this.id = id;
     this.#slot = slot;
     this.#onBatch = onBatch;
+    this.#onMetadata = onMetadata;
     this.result = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -225,17 +232,26 @@ class PoolJob {
       }
       case 'chunkDone':
         this.#then(() => {
+          this.#metadata(m.metadata);
           this.#inflight--;
           this.#poke();
         });
         break;
       case 'done':
-        this.#then(() => this.#resolve({ rows: this.#rows, lines: m.lines, errors: toSummary(m.errors) }));
+        this.#then(() => {
+          this.#metadata(m.metadata);
+          this.#resolve({ rows: this.#rows, lines: m.lines, errors: toSummary(m.errors) });
+        });
         break;
       case 'failed':
         this.fail(new Error(m.message));
         break;
     }
+  }
+
+  #metadata(us: readonly common.MetadataUpdate[]): void {
+    const sink = this.#onMetadata;
+    if (sink !== undefined) for (const u of us) sink(u);
   }
 
   // then runs step after the previous ones, unless the job failed meanwhile.

@@ -3,9 +3,14 @@
 // dictionary and sends back keyed batches. Messages of one worker arrive in the order it sent
 // them, which the key mirror relies on (see NewKeys).
 
-/** ToWorker is what the main thread sends. `now` (ms) stamps lines without a timestamp. */
+import type { MetadataUpdate } from '../../lib/protoparser/common/index.ts';
+
+/**
+ * ToWorker is what the main thread sends. `now` (ms) stamps lines without a timestamp;
+ * `metadataTenant` (the tenant's `account:project`) asks for the body's metadata lines, absent skips them.
+ */
 export type ToWorker =
-  | { readonly t: 'chunk'; readonly job: number; readonly data: Uint8Array; readonly now: number }
+  | { readonly t: 'chunk'; readonly job: number; readonly data: Uint8Array; readonly now: number; readonly metadataTenant?: string | undefined }
   | { readonly t: 'end'; readonly job: number; readonly now: number }
   /** drop: the main thread gave up on the job (its storage failed); forget it. */
   | { readonly t: 'drop'; readonly job: number };
@@ -41,9 +46,12 @@ export type FromWorker =
     /** keyBytes is the worker dictionary's size estimate, so the pool can retire a full one. */
     readonly keyBytes: number;
   }
-  /** chunkDone: every batch holding rows of the job's oldest unacknowledged chunk was sent. */
-  | { readonly t: 'chunkDone'; readonly job: number }
-  | { readonly t: 'done'; readonly job: number; readonly lines: number; readonly errors: ErrorsSummary }
+  /**
+   * chunkDone: every batch holding rows of the job's oldest unacknowledged chunk was sent; metadata
+   * holds the metadata lines parsed since the previous message that carried some.
+   */
+  | { readonly t: 'chunkDone'; readonly job: number; readonly metadata: readonly MetadataUpdate[] }
+  | { readonly t: 'done'; readonly job: number; readonly lines: number; readonly errors: ErrorsSummary; readonly metadata: readonly MetadataUpdate[] }
   /** failed: the job hit an unexpected error in the worker (a bug); message says which. */
   | { readonly t: 'failed'; readonly job: number; readonly message: string };
 

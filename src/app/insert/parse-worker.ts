@@ -6,6 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as common from '../../lib/protoparser/common/index.ts';
 import * as prometheus from '../../lib/protoparser/prometheus/index.ts';
 import type { FromWorker, NewKeys, ToWorker, WorkerConfig } from './parse-protocol.ts';
+import type { MetadataUpdate } from '../../lib/protoparser/common/index.ts';
+import { RecentMetadata } from './recent-metadata.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('parse-worker.ts must run as a worker thread');
@@ -13,6 +15,8 @@ const config = workerData as WorkerConfig;
 // Never trimmed here (see above): renumbering would need the main thread's mirror to follow.
 const keys = new common.SeriesKeyDictionary(Number.MAX_SAFE_INTEGER);
 let sentKeys = 0;
+// The worker's own memory of metadata lines it handed on (per tenant), as the main thread keeps one.
+const recentMetadata = new RecentMetadata();
 
 const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
 
@@ -34,9 +38,14 @@ class Job {
   #dropped = false;
   #wake: (() => void) | undefined;
   now = 0;
+  /** metadata parsed and not sent yet (sent with the next chunkDone or done: at most a chunk's worth). */
+  metadata: MetadataUpdate[] = [];
+  /** capture takes the body's metadata lines, when the main thread asked for them. */
+  readonly capture: prometheus.MetadataCapture | undefined;
 
-  constructor(id: number) {
+  constructor(id: number, metadataTenant: string | undefined) {
     this.id = id;
+    this.capture = metadataTenant === undefined ? undefined : new prometheus.MetadataCapture((u) => this.metadata.push(u), recentMetadata.for(metadataTenant));
   }
 
   push(data: Uint8Array, now: number): void {
@@ -61,6 +70,12 @@ class Job {
     return this.#dropped;
   }
 
+  takeMetadata(): MetadataUpdate[] {
+    const m = this.metadata;
+    if (m.length > 0) this.metadata = [];
+    return m;
+  }
+
   #poke(): void {
     const w = this.#wake;
     this.#wake = undefined;
@@ -72,7 +87,7 @@ class Job {
     let pulled = false;
     for (;;) {
       while (this.#queue.length === 0 && !this.#ended) await new Promise<void>((r) => (this.#wake = r));
-      if (pulled && !this.#dropped) post({ t: 'chunkDone', job: this.id });
+      if (pulled && !this.#dropped) post({ t: 'chunkDone', job: this.id, metadata: this.takeMetadata() });
       const next = this.#queue.shift();
       if (next === undefined) return;
       pulled = true;
@@ -89,6 +104,7 @@ async function run(job: Job): Promise<void> {
       keys,
       batchSize: config.batchSize,
       now: () => job.now,
+      metadata: job.capture,
       onBatch: (b) => {
         if (job.dropped) return;
         const k = b.keys.slice(0, b.length);
@@ -98,7 +114,7 @@ async function run(job: Job): Promise<void> {
       },
     });
     const first = sum.errors.first;
-    if (!job.dropped) post({ t: 'done', job: job.id, lines: sum.lines, errors: { count: sum.errors.count, ...(first ? { reason: first.reason, line: first.line } : {}) } });
+    if (!job.dropped) post({ t: 'done', job: job.id, lines: sum.lines, errors: { count: sum.errors.count, ...(first ? { reason: first.reason, line: first.line } : {}) }, metadata: job.takeMetadata() });
   } catch (err) {
     if (!job.dropped) post({ t: 'failed', job: job.id, message: `cannot parse request body: ${(err as Error)?.message ?? String(err)}` });
   } finally {
@@ -113,7 +129,8 @@ port.on('message', (m: ToWorker) => {
     return;
   }
   if (job === undefined) {
-    job = new Job(m.job);
+    // A job's first message is its first chunk (or, for an empty body, its end).
+    job = new Job(m.job, m.t === 'chunk' ? m.metadataTenant : undefined);
     jobs.set(m.job, job);
     void run(job);
   }

@@ -1,4 +1,5 @@
 import { type FastifyInstance } from 'fastify';
+import { KeyThrottle } from '../../lib/logger/index.ts';
 import { type Tenant } from '../../lib/storageapi/index.ts';
 import { agentSeries, csvRows, influxLine, jsonLines, nativeBlocks, prometheusText, remoteWrite } from './formats.ts';
 import { type FormatHandler, handleIngest, type InsertOptions } from './ingest.ts';
@@ -15,6 +16,13 @@ export const INSERT_ROUTES: ReadonlyArray<{ readonly paths: readonly string[]; r
   { paths: ['/agentfmt/api/v1/series'], type: 'agentfmt', handler: agentSeries },
 ];
 
+/**
+ * REJECTION_LOG_INTERVAL_MS: a rejected ingestion request is logged at most once per route per this
+ * interval (as VictoriaMetrics throttles its insert-path warnings), so a sender retrying a bad body
+ * in a loop cannot flood the log.
+ */
+export const REJECTION_LOG_INTERVAL_MS = 5_000;
+
 // What InfluxDB v1 clients (Telegraf) ask before writing: SHOW DATABASES, and /ping.
 const INFLUX_DATABASES = { results: [{ statement_id: 0, series: [{ name: 'databases', columns: ['name'], values: [['_internal']] }] }] };
 
@@ -23,10 +31,11 @@ const INFLUX_DATABASES = { results: [{ statement_id: 0, series: [{ name: 'databa
  * never parsed by fastify, each handler streams the raw request itself.
  */
 export async function registerInsertRoutes(app: FastifyInstance, o: InsertOptions, tenant: Tenant): Promise<void> {
+  const rejections = new KeyThrottle(REJECTION_LOG_INTERVAL_MS);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
   for (const r of INSERT_ROUTES) {
-    for (const path of r.paths) app.post(path, (req, reply) => handleIngest(req, reply, tenant, r.type, r.handler, o));
+    for (const path of r.paths) app.post(path, (req, reply) => handleIngest(req, reply, tenant, r.type, r.handler, o, rejections));
   }
   app.route({ method: ['GET', 'POST'], url: '/agentfmt/api/v1/validate', handler: async () => ({ valid: true }) });
   for (const url of ['/query', '/influx/query']) app.route({ method: ['GET', 'POST'], url, handler: async () => INFLUX_DATABASES });

@@ -1,8 +1,11 @@
 import { type Logger } from '../../lib/logger/index.ts';
+import { type MetadataReader } from '../../lib/metadata/index.ts';
 import { type StorageApi, type Tenant } from '../../lib/storageapi/index.ts';
 import { type ConcurrencyLimiter } from './concurrency.ts';
 import { type SelectLimits } from './flags.ts';
+import { type QueryStats } from './query-stats.ts';
 import { type RollupResultCache } from './rollup-cache.ts';
+import { type VmalertProxy } from './vmalert.ts';
 
 /** SelectDeps are what the read routes need; tests build them directly, the binary from flags. */
 export interface SelectDeps {
@@ -14,4 +17,13 @@ export interface SelectDeps {
   readonly cache: RollupResultCache;
   readonly logger: Logger;
   readonly now: () => number;
+  /**
+   * queryStats records running and finished queries (active_queries, top_queries); registerSelectRoutes
+   * creates one with VictoriaMetrics' defaults when none is given.
+   */
+  readonly queryStats?: QueryStats;
+  /** metadata answers /api/v1/metadata; absent, it answers no metadata. */
+  readonly metadata?: MetadataReader;
+  /** vmalert receives /api/v1/rules and /api/v1/alerts (-vmalert.proxyURL); absent, they are empty lists. */
+  readonly vmalert?: VmalertProxy;
 }

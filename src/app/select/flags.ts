@@ -1,5 +1,7 @@
 import { cpus } from 'node:os';
 import { boolFlag, durationFlag, intFlag, stringFlag } from '../../lib/flags/index.ts';
+import { QueryStats } from './query-stats.ts';
+import { VmalertProxy } from './vmalert.ts';
 
 const maxStalenessInterval = durationFlag('search.maxStalenessInterval', '5m0s', 'Lookback window of instant selectors: the newest sample within it counts (Prometheus lookback delta)');
 const closedWindows = boolFlag('search.closedWindows', false, 'Whether range windows and the lookback include a sample exactly on their left edge ([t-d, t], Prometheus 2 semantics). By default they exclude it ((t-d, t], Prometheus 3 semantics)');
@@ -15,6 +17,9 @@ const maxQueryDuration = durationFlag('search.maxQueryDuration', '30s', 'Longest
 const maxExportDuration = durationFlag('search.maxExportDuration', '720h', 'Longest an /api/v1/export* or /federate response may take to stream; exports of large ranges run far longer than queries');
 const disableCache = boolFlag('search.disableCache', false, 'Whether to disable the rollup result cache of range queries (the nocache=1 arg does it per request)');
 const cacheTimestampOffset = durationFlag('search.cacheTimestampOffset', '5m0s', 'Range-query results newer than now minus this are not cached, because samples for them may still arrive');
+const queryStatsLastQueriesCount = intFlag('search.queryStats.lastQueriesCount', 20_000, 'How many of the last finished queries /api/v1/status/top_queries looks at; 0 keeps none');
+const queryStatsMinQueryDuration = durationFlag('search.queryStats.minQueryDuration', '1ms', 'Queries faster than this are left out of /api/v1/status/top_queries');
+const vmalertProxyURL = stringFlag('vmalert.proxyURL', '', 'URL of a rule evaluator (vmalert) to which /api/v1/rules and /api/v1/alerts are proxied, e.g. http://vmalert:8880 (Grafana reads alerting rules there). Empty: they answer empty lists');
 const deleteAuthKey = stringFlag('deleteAuthKey', '', 'Auth key for /api/v1/admin/tsdb/delete_series, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
 const resetCacheAuthKey = stringFlag('search.resetCacheAuthKey', '', 'Auth key for /internal/resetRollupResultCache, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
 
@@ -55,6 +60,19 @@ export function selectLimitsFromFlags(): SelectLimits {
     disableCache: disableCache.value,
     cacheTimestampOffsetMs: cacheTimestampOffset.value,
   };
+}
+
+/** queryStatsFromFlags builds the record of running and recent queries from -search.queryStats.*. */
+export function queryStatsFromFlags(now: () => number = Date.now): QueryStats {
+  return new QueryStats({ lastQueriesCount: queryStatsLastQueriesCount.value, minQueryDurationMs: queryStatsMinQueryDuration.value, now });
+}
+
+/**
+ * vmalertProxyFromFlags returns the proxy to -vmalert.proxyURL, or undefined when it is empty;
+ * timeoutMs bounds its answers (-search.maxQueryDuration). Throws for a URL it cannot use.
+ */
+export function vmalertProxyFromFlags(timeoutMs: number): VmalertProxy | undefined {
+  return vmalertProxyURL.value === '' ? undefined : new VmalertProxy(vmalertProxyURL.value, timeoutMs);
 }
 
 /** SelectAuthKeys are the auth-key getters of the select admin routes. */

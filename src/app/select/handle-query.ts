@@ -17,7 +17,8 @@ export interface RawJson {
   readonly owned?: boolean;
 }
 
-function requireQuery(c: ReadContext): Expr {
+/** requireQuery parses the `query` arg (400 when missing or malformed). */
+export function requireQuery(c: ReadContext): Expr {
   const q = c.params.get('query');
   if (q === undefined || q.trim() === '') throw new ApiError('bad_data', 'missing "query" arg');
   return parse(q);
@@ -66,9 +67,22 @@ export async function handleInstantQuery(c: ReadContext): Promise<RawJson> {
   const filters = parseExtraFilters(c.params);
   const t = timeArg(c, 'time', c.now);
   const step = stepArg(c, 'step');
-  const started = performance.now();
-  const res = await instant(c.deps.storage, expr, t, { ...queryOptions(c, filters), ...(step === undefined ? {} : { instantStepMs: step }) });
-  return { json: envelope(res, performance.now() - started) };
+  const done = track(c, t, t, step ?? 0);
+  try {
+    const started = performance.now();
+    const res = await instant(c.deps.storage, expr, t, { ...queryOptions(c, filters), ...(step === undefined ? {} : { instantStepMs: step }) });
+    return { json: envelope(res, performance.now() - started) };
+  } finally {
+    done();
+  }
+}
+
+// track records the query as running (for /api/v1/status/active_queries and top_queries) until
+// the returned function is called.
+function track(c: ReadContext, start: number, end: number, step: number): () => void {
+  const stats = c.deps.queryStats;
+  if (stats === undefined) return () => {};
+  return stats.begin({ tenant: c.deps.tenant, query: c.params.get('query') ?? '', start, end, step, remoteAddr: c.remoteAddr ?? '' });
 }
 
 /**
@@ -87,12 +101,17 @@ export async function handleRangeQuery(c: ReadContext): Promise<RawJson> {
     throw new ApiError('limit', `the query would return ${Math.floor((end - start) / step) + 1} points per series, more than -search.maxPointsPerTimeseries=${c.deps.limits.maxPointsPerTimeseries}; raise step or narrow start..end`);
   }
   const opts = queryOptions(c, filters);
-  const started = performance.now();
-  const useCache = !c.deps.limits.disableCache && c.params.get('nocache') !== '1' && isCacheable(expr);
-  const res = useCache ? await cachedRange(c, expr, filters, start, end, step, opts) : await range(c.deps.storage, expr, start, end, step, opts);
-  const json = envelope(res, performance.now() - started);
-  // A matrix is rendered into a buffer of its own (matrixJson).
-  return { json, owned: res.type === 'matrix' };
+  const done = track(c, start, end, step);
+  try {
+    const started = performance.now();
+    const useCache = !c.deps.limits.disableCache && c.params.get('nocache') !== '1' && isCacheable(expr);
+    const res = useCache ? await cachedRange(c, expr, filters, start, end, step, opts) : await range(c.deps.storage, expr, start, end, step, opts);
+    const json = envelope(res, performance.now() - started);
+    // A matrix is rendered into a buffer of its own (matrixJson).
+    return { json, owned: res.type === 'matrix' };
+  } finally {
+    done();
+  }
 }
 
 async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, start: number, end: number, step: number, opts: QueryOptions): Promise<QueryResult> {

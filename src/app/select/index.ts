@@ -3,6 +3,8 @@
 // for a cluster select node.
 export { ConcurrencyLimiter, QueueTimeoutError } from './concurrency.ts';
 export { type SelectDeps } from './deps.ts';
-export { selectLimitsFromFlags, type SelectLimits } from './flags.ts';
+export { queryStatsFromFlags, selectLimitsFromFlags, vmalertProxyFromFlags, type SelectLimits } from './flags.ts';
+export { QueryStats, type QueryStatsOptions } from './query-stats.ts';
+export { VmalertProxy } from './vmalert.ts';
 export { RollupResultCache } from './rollup-cache.ts';
 export { READ_ROUTES, registerSelectRoutes } from './routes.ts';

@@ -19,6 +19,8 @@ export interface ReadContext {
   /** now is the request's time (ms), read once. */
   readonly now: number;
   readonly deps: SelectDeps;
+  /** remoteAddr is the client's `ip:port` (for the record of running queries). */
+  readonly remoteAddr?: string;
 }
 
 class TimeoutReason extends Error {}
@@ -56,7 +58,8 @@ export async function runRead(
     const timeoutMs = requestTimeout(params, deadline.maxMs(deps));
     timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -${deadline.flag} and the timeout arg`)), timerMs(timeoutMs));
     release = await deps.limiter.acquire(deps.limits.maxQueueDurationMs, ac.signal);
-    const out = await handler({ params, signal: ac.signal, now: deps.now(), deps });
+    const port = req.socket.remotePort;
+    const out = await handler({ params, signal: ac.signal, now: deps.now(), deps, remoteAddr: port === undefined ? req.ip : `${req.ip}:${port}` });
     if (out === undefined || reply.sent) return;
     if (isStream(out)) {
       // Failures before the first byte (limits, deadlines, bad matchers) still get a proper error

@@ -6,10 +6,15 @@ import { handleExportCsv, handleExportJson, handleExportNative, handleFederate }
 import { handleGraphiteFind } from './handle-graphite.ts';
 import { handleDeleteSeries, handleLabels, handleLabelValues, handleSeries, handleSeriesCount, handleTsdbStatus } from './handle-index.ts';
 import { handleInstantQuery, handleRangeQuery } from './handle-query.ts';
+import { handleFormatQuery, handleParseQuery } from './handle-parse.ts';
+import { handleActiveQueries, handleTopQueries } from './handle-query-stats.ts';
+import { handleBuildInfo, handleMetadata, handleQueryExemplars, handleStatusConfig } from './handle-status.ts';
+import { QueryStats } from './query-stats.ts';
+import { handleAlerts, handleRules } from './vmalert.ts';
 import { EXPORT_DEADLINE, QUERY_DEADLINE, type ReadContext, type ReadDeadline, runRead, toApiError } from './request-context.ts';
-import { RequestParams } from './request-params.ts';
+import { ignoreJsonBodies, RequestParams } from './request-params.ts';
 
-type Handler = (c: ReadContext, req: FastifyRequest) => Promise<unknown>;
+type Handler = (c: ReadContext, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * READ_ROUTES is the read-API route table (SPEC part D). Each is served for GET and POST
@@ -30,14 +35,27 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?
   ['/federate', (c) => handleFederate(c), EXPORT_DEADLINE],
   ['/graphite/metrics/find', (c) => handleGraphiteFind(c)],
   ['/metrics/find', (c) => handleGraphiteFind(c)],
+  // What Grafana's Prometheus data source asks besides queries (README "Compatibility").
+  ['/api/v1/status/buildinfo', () => handleBuildInfo()],
+  ['/api/v1/metadata', (c) => handleMetadata(c)],
+  ['/api/v1/query_exemplars', (c) => handleQueryExemplars(c)],
+  ['/api/v1/rules', (c, req, reply) => handleRules(c, req, reply)],
+  ['/api/v1/alerts', (c, req, reply) => handleAlerts(c, req, reply)],
+  ['/api/v1/status/config', () => handleStatusConfig()],
+  ['/api/v1/format_query', (c) => handleFormatQuery(c)],
+  ['/api/v1/parse_query', (c) => handleParseQuery(c)],
+  ['/api/v1/status/active_queries', (c) => handleActiveQueries(c)],
+  ['/api/v1/status/top_queries', (c) => handleTopQueries(c)],
 ];
 
 /** registerSelectRoutes adds the read routes, delete_series and the cache reset to app. */
-export async function registerSelectRoutes(app: FastifyInstance, deps: SelectDeps): Promise<void> {
+export async function registerSelectRoutes(app: FastifyInstance, given: SelectDeps): Promise<void> {
+  const deps: SelectDeps = given.queryStats !== undefined ? given : { ...given, queryStats: new QueryStats({ lastQueriesCount: 20_000, minQueryDurationMs: 1, now: given.now }) };
   await app.register(formbody);
+  ignoreJsonBodies(app);
   for (const prefix of ['', '/prometheus']) {
     for (const [path, handler, deadline] of READ_ROUTES) {
-      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req), deadline ?? QUERY_DEADLINE) });
+      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req, reply), deadline ?? QUERY_DEADLINE) });
     }
     app.route({
       method: ['POST', 'PUT'], url: `${prefix}/api/v1/admin/tsdb/delete_series`,

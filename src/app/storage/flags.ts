@@ -1,4 +1,4 @@
-import { durationFlag, intFlag, stringFlag, valueFlag } from '../../lib/flags/index.ts';
+import { durationFlag, intFlag, sizeFlag, stringFlag, valueFlag } from '../../lib/flags/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type MemoryBudget } from '../../lib/memory/index.ts';
 import { type StorageOptions } from '../../lib/storage/index.ts';
@@ -11,6 +11,7 @@ const maxLabelsPerTimeseries = intFlag('maxLabelsPerTimeseries', 30, 'Series wit
 const maxLabelValueLen = intFlag('maxLabelValueLen', 4096, 'Series with a label name or value longer than this are rejected at ingestion, with a 400 naming this flag');
 const snapshotsMaxAge = durationFlag('snapshotsMaxAge', '0s', 'Snapshots older than this are deleted automatically; 0 keeps them until deleted through /snapshot/delete');
 const fsyncInterval = durationFlag('storage.fsyncInterval', '1s', 'How often the write-ahead log is fsynced. Acknowledged writes always survive a crash of the process; this bounds what a power loss can take. 0 fsyncs before every acknowledgement');
+const maxMetadataStorageSize = sizeFlag('storage.maxMetadataStorageSize', '0', 'Most memory the metric metadata kept for /api/v1/metadata may take (see -enableMetadata); past it the least recently written families are dropped and counted in tsdb_metadata_dropped_total. 0 means 1% of the memory budget');
 const snapshotAuthKey = stringFlag('snapshotAuthKey', '', 'Auth key for /snapshot/*, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
 const forceFlushAuthKey = stringFlag('forceFlushAuthKey', '', 'Auth key for /internal/force_flush, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
 const forceMergeAuthKey = stringFlag('forceMergeAuthKey', '', 'Auth key for /internal/force_merge, passed as the authKey query arg; overrides -httpAuth.*', { secret: true });
@@ -27,6 +28,11 @@ export const storageAuthKeys: StorageAuthKeys = {
   forceFlush: () => forceFlushAuthKey.value,
   forceMerge: () => forceMergeAuthKey.value,
 };
+
+/** metadataStoreBytesFromFlags is -storage.maxMetadataStorageSize, or 1% of the budget's heap share when 0. */
+export function metadataStoreBytesFromFlags(budget: MemoryBudget): number {
+  return maxMetadataStorageSize.value > 0 ? maxMetadataStorageSize.value : budget.heapShare('metadata', 0.01);
+}
 
 /** storageOptionsFromFlags maps the storage flags (and a share of the memory budget) to StorageOptions. */
 export function storageOptionsFromFlags(logger: Logger, budget: MemoryBudget): StorageOptions {

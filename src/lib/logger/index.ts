@@ -4,3 +4,4 @@ export { createLogger, formatDefaultLine, type CreatedLogger, type LogField, typ
 export { redactText, REDACTED } from './redact.ts';
 export { initLogger, rootLogger } from './root.ts';
 export { checkTimezone, createTimeFormatter } from './time.ts';
+export { KeyThrottle } from './key-throttle.ts';

@@ -10,3 +10,5 @@ export { compileAnchored, translateRegexp, RegexpSyntaxError } from './regexp.ts
 export { matchesEmpty } from './parse-selector.ts';
 export { children, inspect, selectorsOf } from './walk.ts';
 export { isValidUtf8, quoteString } from './strings.ts';
+export { MAX_LINE, prettyPrint } from './prettier.ts';
+export { astToJson, formatFixed, type JsonNode } from './ast-json.ts';

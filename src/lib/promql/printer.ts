@@ -1,7 +1,7 @@
 // Printer: AST → query text such that parse(print(ast)) deep-equals ast. Parentheses are
 // added exactly where precedence requires them (the AST has no parenthesis nodes).
 
-import type { AtModifier, DurationExpr, Expr, FillValues, LabelMatcher, VectorMatching, VectorSelector } from './ast.ts';
+import type { AggregateExpr, AtModifier, BinaryExpr, DurationExpr, Expr, FillValues, LabelMatcher, SubqueryExpr, UnaryExpr, VectorMatching, VectorSelector } from './ast.ts';
 import { isPlainLabelName } from './parse-selector.ts';
 import { BINARY_PRECEDENCE, UNARY_PRECEDENCE } from './parser.ts';
 import { quoteString } from './strings.ts';
@@ -19,33 +19,65 @@ export function print(e: Expr): string {
     case 'VectorSelector': return printSelector(e, true);
     case 'MatrixSelector':
       return `${printSelector(e.selector, false)}[${printDuration(e.range)}]${printModifiers(e.selector.offset, e.selector.at)}${printExtended(e.selector)}`;
-    case 'SubqueryExpr': {
-      const inner = strength(e.expr) === ATOM ? print(e.expr) : `(${print(e.expr)})`;
-      const step = e.step === null ? '' : printDuration(e.step);
-      return `${inner}[${printDuration(e.range)}:${step}]${printModifiers(e.offset, e.at)}`;
-    }
-    case 'UnaryExpr': {
-      const s = print(e.expr);
-      const needParens = e.expr.type === 'NumberLiteral' || strength(e.expr) <= UNARY_PRECEDENCE;
-      return `${e.op}${needParens ? `(${s})` : s}`;
-    }
-    case 'BinaryExpr': {
-      const prec = BINARY_PRECEDENCE[e.op];
-      const rightAssoc = e.op === '^';
-      const ls = strength(e.lhs);
-      const rs = strength(e.rhs);
-      const l = ls < prec || (rightAssoc && ls === prec) ? `(${print(e.lhs)})` : print(e.lhs);
-      const r = rs < prec || (!rightAssoc && rs === prec) ? `(${print(e.rhs)})` : print(e.rhs);
-      return `${l} ${e.op}${e.returnBool ? ' bool' : ''}${printMatching(e.matching)}${printFill(e.fill)} ${r}`;
-    }
-    case 'AggregateExpr': {
-      const g = e.grouping === null ? '' : ` ${e.grouping.without ? 'without' : 'by'} (${e.grouping.labels.map(printLabelName).join(', ')})`;
-      const limit = e.limit === null ? '' : ` limit ${e.limit}`;
-      return `${e.op}${g}(${e.args.map(print).join(', ')})${limit}`;
-    }
+    case 'SubqueryExpr':
+      return `${parenthesized(e.expr, subqueryNeedsParens(e))}${subquerySuffix(e)}`;
+    case 'UnaryExpr':
+      return `${e.op}${parenthesized(e.expr, unaryNeedsParens(e))}`;
+    case 'BinaryExpr':
+      return `${parenthesized(e.lhs, operandNeedsParens(e, 'lhs'))} ${binaryOperatorText(e)} ${parenthesized(e.rhs, operandNeedsParens(e, 'rhs'))}`;
+    case 'AggregateExpr':
+      return `${aggregateHead(e)}(${e.args.map(print).join(', ')})${aggregateTail(e)}`;
     case 'FunctionCall':
-      return `${e.func}(${e.args.map(print).join(', ')})${e.keepMetricNames ? ' keep_metric_names' : ''}`;
+      return `${e.func}(${e.args.map(print).join(', ')})${functionTail(e)}`;
   }
+}
+
+const parenthesized = (e: Expr, parens: boolean): string => (parens ? `(${print(e)})` : print(e));
+
+// The pieces below are shared with the pretty printer (prettier.ts), so both spell a node alike.
+
+/** subqueryNeedsParens: the inner expression of a subquery must be parenthesized. */
+export function subqueryNeedsParens(e: SubqueryExpr): boolean {
+  return strength(e.expr) !== ATOM;
+}
+
+/** subquerySuffix is what follows a subquery's expression: `[range:step]` and its modifiers. */
+export function subquerySuffix(e: SubqueryExpr): string {
+  const step = e.step === null ? '' : printDuration(e.step);
+  return `[${printDuration(e.range)}:${step}]${printModifiers(e.offset, e.at)}`;
+}
+
+/** unaryNeedsParens: the operand of a unary operator must be parenthesized. */
+export function unaryNeedsParens(e: UnaryExpr): boolean {
+  return e.expr.type === 'NumberLiteral' || strength(e.expr) <= UNARY_PRECEDENCE;
+}
+
+/** operandNeedsParens: one side of a binary expression must be parenthesized (precedence, associativity). */
+export function operandNeedsParens(e: BinaryExpr, side: 'lhs' | 'rhs'): boolean {
+  const prec = BINARY_PRECEDENCE[e.op];
+  const rightAssoc = e.op === '^';
+  const s = strength(e[side]);
+  return s < prec || (s === prec && (side === 'lhs' ? rightAssoc : !rightAssoc));
+}
+
+/** binaryOperatorText is the operator of a binary expression with its modifiers: `/ on(a) group_left(b)`. */
+export function binaryOperatorText(e: BinaryExpr): string {
+  return `${e.op}${e.returnBool ? ' bool' : ''}${printMatching(e.matching)}${printFill(e.fill)}`;
+}
+
+/** aggregateHead is an aggregation's operator and grouping: `sum by (job)`. */
+export function aggregateHead(e: AggregateExpr): string {
+  return `${e.op}${e.grouping === null ? '' : ` ${e.grouping.without ? 'without' : 'by'} (${e.grouping.labels.map(printLabelName).join(', ')})`}`;
+}
+
+/** aggregateTail is what follows an aggregation's arguments (MetricsQL ` limit N`). */
+export function aggregateTail(e: AggregateExpr): string {
+  return e.limit === null ? '' : ` limit ${e.limit}`;
+}
+
+/** functionTail is what follows a function call's arguments (MetricsQL ` keep_metric_names`). */
+export function functionTail(e: { readonly keepMetricNames: boolean }): string {
+  return e.keepMetricNames ? ' keep_metric_names' : '';
 }
 
 // strength: how tightly an expression binds when written without parentheses.

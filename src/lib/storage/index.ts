@@ -22,3 +22,4 @@ export { LOCK_FILE, RESTORE_IN_PROGRESS, readLockPid, isProcessAlive } from './l
 export { SNAPSHOT_NAME_RE, checkSnapshotName } from './snapshot.ts';
 export { MatcherError } from './index/matchers.ts';
 export { CorruptDataError } from './errors.ts';
+export { writeFileAtomicAsync } from './fs-util.ts';

@@ -130,10 +130,13 @@ export function unaryCall<T>(conn: ClientConnection, spec: CallSpec<T>): Promise
       reject(err);
       return;
     }
+    const started = performance.now();
     timer = setTimeout(() => {
       cleanup();
       conn.cancel(id);
-      reject(new NodeUnavailableError(conn.address, `storage node "${conn.address}" did not answer ${what} within ${spec.timeoutMs} ms`));
+      const err = new NodeUnavailableError(conn.address, `storage node "${conn.address}" did not answer ${what} within ${spec.timeoutMs} ms`);
+      reject(err);
+      conn.timedOut(started);
     }, spec.timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
   });

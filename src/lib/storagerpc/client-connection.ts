@@ -48,6 +48,8 @@ export class ClientConnection {
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
   #dead: NodeUnavailableError | undefined;
+  /** lastReceived is when the node last sent bytes (performance.now()). */
+  #lastReceived = performance.now();
 
   private constructor(address: string, socket: Socket, decoder: FrameDecoder, hello: HelloInfo) {
     this.address = address;
@@ -176,6 +178,7 @@ export class ClientConnection {
 
   #onData(chunk: Buffer): void {
     if (this.#dead) return;
+    this.#lastReceived = performance.now();
     clientMetrics().received.inc({ node: this.address }, chunk.length);
     try {
       this.#decoder.push(chunk, (f) => this.#onFrame(f));
@@ -209,6 +212,17 @@ export class ClientConnection {
 
   #unavailable(why: string, cause?: unknown): NodeUnavailableError {
     return new NodeUnavailableError(this.address, `storage node "${this.address}": ${why}`, { cause });
+  }
+
+  /**
+   * timedOut is told that a call started at `since` got no answer in time. When the node sent
+   * nothing at all on this connection since then, the peer is taken for gone (a host that vanished
+   * leaves a TCP connection open for many minutes) and the connection is closed, so the next call
+   * dials again and fails fast if the node is really down.
+   */
+  timedOut(since: number): void {
+    if (this.#lastReceived >= since) return;
+    this.kill(this.#unavailable(`sent nothing for ${Math.round(performance.now() - since)} ms while a call waited; closing the connection`));
   }
 
   /** kill closes the connection, failing every call on it with err. */

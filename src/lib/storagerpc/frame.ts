@@ -118,7 +118,8 @@ export class FrameDecoder {
 
   /**
    * push consumes a chunk and calls onFrame for every frame it completes, in order; onFrame
-   * returning false stops decoding (the connection is being closed). Throws RpcProtocolError.
+   * returning false stops decoding (bytes after that frame stay buffered for the next push).
+   * Throws RpcProtocolError.
    */
   push(chunk: Buffer, onFrame: (f: Frame) => boolean | void): void {
     if (this.#failed) throw this.#failed;
@@ -143,7 +144,7 @@ export class FrameDecoder {
         const frame = buf.subarray(start, end);
         pos = end;
         const { id, next } = readFrameId(frame);
-        if (onFrame({ type: frame[0]!, id, buf: frame, bodyStart: next, size: FRAME_HEADER_BYTES + len }) === false) return;
+        if (onFrame({ type: frame[0]!, id, buf: frame, bodyStart: next, size: FRAME_HEADER_BYTES + len }) === false) break;
       }
     } catch (err) {
       if (err instanceof RpcProtocolError) this.#failed = err;

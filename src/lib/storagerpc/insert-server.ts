@@ -9,6 +9,12 @@ import type { RpcServer, RpcServerOptions } from './options.ts';
 import { keyedToRows, ServerDictionary } from './rows-codec.ts';
 import { serve, type Service } from './server.ts';
 
+/**
+ * DEFAULT_INSERT_CONCURRENT_CALLS caps the addRows calls a connection has running (decoded, waiting
+ * for the engine): each holds its batch's columns, up to ~10 MB for an 8 MiB frame.
+ */
+export const DEFAULT_INSERT_CONCURRENT_CALLS = 8;
+
 /** DEFAULT_DICTIONARY_BYTES is the series dictionary budget of one insert connection. */
 export const DEFAULT_DICTIONARY_BYTES = 32 * 2 ** 20;
 
@@ -52,5 +58,5 @@ export function serveInsertRpc(storage: Inserter, listenAddr: string, opts: Inse
       };
     },
   };
-  return serve(service, listenAddr, { enableTCP6: opts.enableTCP6 ?? false, maxConcurrentCalls: opts.maxConcurrentCalls ?? 64, logger: opts.logger });
+  return serve(service, listenAddr, { enableTCP6: opts.enableTCP6 ?? false, maxConcurrentCalls: opts.maxConcurrentCalls ?? DEFAULT_INSERT_CONCURRENT_CALLS, overload: 'pause', logger: opts.logger });
 }

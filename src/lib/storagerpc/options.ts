@@ -16,7 +16,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** NodeClientOptions configure a client of one storage node. */
 export interface NodeClientOptions {
-  /** address is the node's "host:port" (-insertAddr for InsertNodeClient, -selectAddr for SelectNodeClient). */
+  /** address is the node's "host:port" (-insertAddr for InsertNodeClient, -selectAddr for SelectNodeClient); the constructor throws for anything else. */
   readonly address: string;
   /** timeoutMs bounds each call; on expiry the call is cancelled on the node and rejects with NodeUnavailableError. Default 30 s. */
   readonly timeoutMs?: number;
@@ -32,7 +32,11 @@ export interface RpcServerOptions {
   readonly enableTCP6?: boolean;
   /** maxFrameBytes is the largest frame accepted from a client. Default 64 MiB (insert) / 1 MiB (select). */
   readonly maxFrameBytes?: number;
-  /** maxConcurrentCalls caps calls running at once per connection; more are answered with an error. Default 64. */
+  /**
+   * maxConcurrentCalls caps calls running at once per connection. Insert: past it the node stops
+   * reading the connection until one ends (default 8). Select: more calls are refused with
+   * NodeUnavailableError on the client (default 256).
+   */
   readonly maxConcurrentCalls?: number;
   /** logger receives connection-level problems (protocol errors, failed writes). Default: silent. */
   readonly logger?: RpcLogger;

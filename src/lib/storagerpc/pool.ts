@@ -2,7 +2,7 @@
 // a new one is dialed (one at a time) while every connection is busy and the cap allows.
 
 import { NodeUnavailableError } from '../storageapi/errors.ts';
-import { ClientConnection } from './client-connection.ts';
+import { ClientConnection, parseNodeAddress } from './client-connection.ts';
 
 export interface PoolOptions {
   readonly address: string;
@@ -17,7 +17,9 @@ export class ConnectionPool {
   #dialing: Promise<ClientConnection> | undefined;
   #closed = false;
 
+  /** The constructor throws for an address that is not host:port (a configuration error, reported at startup). */
   constructor(o: PoolOptions) {
+    parseNodeAddress(o.address);
     this.#o = o;
   }
 

@@ -8,6 +8,8 @@ import { MemorySearcher } from '../query/memory-searcher.ts';
 import type { Inserter, Label, LabelMatcher, MetricRow, SearchQuery, SeriesSamples, StorageApi, Tenant, TenantLister, TimeRange } from '../storageapi/api.ts';
 import { MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';
 import { InsertNodeClient, SelectNodeClient, serveInsertRpc, serveSelectRpc, type RpcServer } from './index.ts';
+import { writeString } from './codec.ts';
+import { finishFrame, newFrame, PROTOCOL_VERSION, SERVICE_SELECT, T_HELLO_OK } from './frame.ts';
 import { STREAM_WINDOW_BYTES } from './series-stream.ts';
 
 const T: Tenant = { accountID: 0, projectID: 0 };
@@ -73,6 +75,12 @@ describe('unavailable nodes', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('a malformed address is refused when the client is made', () => {
+    expect(() => new SelectNodeClient({ address: 'storage-0' })).toThrow(/invalid storage node address "storage-0": expected host:port/);
+    expect(() => new InsertNodeClient({ address: 'h:99999' })).toThrow(/invalid storage node address/);
+    expect(new InsertNodeClient({ address: '[::1]:8400' }).address).toBe('[::1]:8400');
+  });
+
   it('nothing listening: ECONNREFUSED as NodeUnavailableError', async () => {
     const addr = await rawServer(() => {});
     cleanups.splice(0).forEach((c) => void c()); // close the listener: the port refuses now
@@ -97,6 +105,28 @@ describe('unavailable nodes', () => {
     // the connection stays usable
     storage.labelNames = async () => ['ok'];
     expect(await client.labelNames(q(), 0, never())).toEqual(['ok']);
+  });
+
+  it('a node that went silent after the handshake: the timed-out connection is dropped and the next call dials again', async () => {
+    let connections = 0;
+    const addr = await rawServer((s) => {
+      connections++;
+      s.once('data', () => {
+        // answer HELLO, then say nothing ever again
+        const w = newFrame(T_HELLO_OK, 0);
+        w.writeUvarint(PROTOCOL_VERSION);
+        w.writeU8(SERVICE_SELECT);
+        w.writeUvarint(1 << 20);
+        w.writeUvarint(0);
+        writeString(w, 'silent');
+        s.write(finishFrame(w));
+      });
+    });
+    const client = new SelectNodeClient({ address: addr, timeoutMs: 150 });
+    cleanups.push(() => client.close());
+    await expect(client.seriesCount(T, never())).rejects.toBeInstanceOf(NodeUnavailableError);
+    await expect(client.seriesCount(T, never())).rejects.toBeInstanceOf(NodeUnavailableError);
+    expect(connections).toBe(2);
   });
 
   it('a node going away mid-call fails the call with NodeUnavailableError', async () => {
@@ -151,6 +181,16 @@ describe('cancellation and errors', () => {
     expect((e as Error).message).toBe('cannot read index part "x": disk on fire');
   });
 
+  it('a result the node cannot encode (a storage bug) is answered as an error, and the node lives on', async () => {
+    const storage = new MemorySearcher();
+    storage.labelNames = async () => [undefined as unknown as string];
+    const { client } = await selectNode(storage);
+    const err = await client.labelNames(q(), 0, never()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(NodeUnavailableError);
+    expect(await client.seriesCount(T, never())).toBe(0);
+  });
+
   it('refuses a tenant that is not two uint32s before sending anything', async () => {
     const { client } = await selectNode(new MemorySearcher());
     await expect(client.seriesCount({ accountID: -1, projectID: 0 }, never())).rejects.toThrow(/invalid tenant/);
@@ -194,6 +234,25 @@ describe('searchSeries streaming', () => {
     for (let r = await it.next(); !r.done; r = await it.next()) n++;
     expect(n).toBe(200);
     expect(produced).toBe(200);
+  });
+
+  it('refuses calls over the connection cap, while streams waiting for credit still finish', async () => {
+    const storage = new MemorySearcher();
+    storage.searchSeries = async function* () {
+      for (let i = 0; i < 60; i++) yield series(i, 10_000); // several windows' worth
+    };
+    const server = await serveSelectRpc(storage, '127.0.0.1:0', { maxConcurrentCalls: 3 });
+    const client = new SelectNodeClient({ address: server.address, maxConnections: 1 });
+    cleanups.push(() => server.close(), () => client.close());
+    const streams = [0, 1, 2].map(() => client.searchSeries(q(), never())[Symbol.asyncIterator]());
+    for (const it of streams) await it.next(); // three calls running, each blocked on credit
+    await expect(client.seriesCount(T, never())).rejects.toThrow(/3 calls running, the most the node takes/);
+    for (const it of streams) {
+      let n = 1;
+      for (let r = await it.next(); !r.done; r = await it.next()) n++;
+      expect(n).toBe(60);
+    }
+    expect(await client.seriesCount(T, never())).toBe(0);
   });
 
   it('a consumer leaving early cancels the search on the node', async () => {
@@ -310,6 +369,26 @@ describe('addRows', () => {
     expect(got.size).toBe(200 + 4 * 50);
     expect(got.get('7')).toEqual([7, 7, 7, 7]);
     expect(got.get('3049')).toEqual([3049]);
+  });
+
+  it('holds back a connection with too many writes running instead of failing them', async () => {
+    const storage = new MemorySearcher();
+    let running = 0;
+    let most = 0;
+    const slow: Inserter = {
+      addRows: async (t, rows) => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+        return storage.addRows(t, rows);
+      },
+    };
+    const server = await serveInsertRpc(slow, '127.0.0.1:0', { maxConcurrentCalls: 2 });
+    const client = new InsertNodeClient({ address: server.address });
+    cleanups.push(() => server.close(), () => client.close());
+    await Promise.all(Array.from({ length: 10 }, (_, k) => client.addRows(T, rowsOf(10, k * 10))));
+    expect((await stored(storage)).size).toBe(100);
+    expect(most).toBe(2);
   });
 
   it('pipelines concurrent calls on one connection', async () => {

@@ -18,6 +18,13 @@ import { serve, type ConnectionHandler, type Service } from './server.ts';
 /** DEFAULT_SELECT_MAX_FRAME_BYTES bounds a select request (matchers of huge Grafana variables fit). */
 export const DEFAULT_SELECT_MAX_FRAME_BYTES = 4 * 2 ** 20;
 
+/**
+ * DEFAULT_SELECT_CONCURRENT_CALLS caps the calls one select connection has running; more are
+ * refused (kind unavailable). Not a pause: streams waiting for CREDIT need the connection read.
+ * tsdb-select bounds its own concurrency well below this.
+ */
+export const DEFAULT_SELECT_CONCURRENT_CALLS = 256;
+
 type Api = StorageApi & TenantLister;
 
 // unary runs a call whose answer is one RESULT frame written by write.
@@ -103,5 +110,5 @@ export function serveSelectRpc(storage: Api, listenAddr: string, opts: RpcServer
     methods: new Set([M_SEARCH_SERIES, M_SEARCH_LABEL_SETS, M_LABEL_NAMES, M_LABEL_VALUES, M_SERIES_COUNT, M_TSDB_STATUS, M_DELETE_SERIES, M_LIST_TENANTS]),
     connection: () => handler,
   };
-  return serve(service, listenAddr, { enableTCP6: opts.enableTCP6 ?? false, maxConcurrentCalls: opts.maxConcurrentCalls ?? 64, logger: opts.logger });
+  return serve(service, listenAddr, { enableTCP6: opts.enableTCP6 ?? false, maxConcurrentCalls: opts.maxConcurrentCalls ?? DEFAULT_SELECT_CONCURRENT_CALLS, overload: 'reject', logger: opts.logger });
 }

@@ -105,10 +105,13 @@ export class SeriesStream implements Pending {
   }
 
   #wait(): Promise<void> {
+    const started = performance.now();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#conn.cancel(this.#id);
-        this.#finish(new NodeUnavailableError(this.#conn.address, `storage node "${this.#conn.address}" sent nothing for searchSeries within ${this.#timeoutMs} ms`));
+        const err = new NodeUnavailableError(this.#conn.address, `storage node "${this.#conn.address}" sent nothing for searchSeries within ${this.#timeoutMs} ms`);
+        this.#finish(err);
+        this.#conn.timedOut(started);
       }, this.#timeoutMs);
       this.#wake = () => {
         clearTimeout(timer);

@@ -86,10 +86,18 @@ export class ServerCall {
 
   /** result sends the RESULT frame with the body write appends, and ends the call. */
   result(write?: (w: ByteWriter) => void): void {
-    if (!this.#end()) return;
-    const w = newFrame(T_RESULT, this.id);
-    write?.(w);
-    this.#conn.send(finishFrame(w));
+    if (this.#finished) return;
+    let frame: Buffer;
+    try {
+      const w = newFrame(T_RESULT, this.id);
+      write?.(w);
+      frame = finishFrame(w);
+    } catch (err) {
+      // A result that cannot be encoded (a storage bug) is reported as the call's error.
+      this.fail(err);
+      return;
+    }
+    if (this.#end()) this.#conn.send(frame);
   }
 
   /**

@@ -60,12 +60,13 @@ function exchange(address: string, bytes: Buffer): Promise<Exchange> {
     let closedByServer = false;
     const decoder = new FrameDecoder(1 << 24);
     let quiet: NodeJS.Timeout | undefined;
+    // After a protocol error the server must close the connection: wait for that as long as it
+    // takes on a loaded machine; otherwise a silence of 300 ms ends the exchange.
     const settle = () => {
       clearTimeout(quiet);
-      quiet = setTimeout(() => socket.destroy(), 150);
+      quiet = setTimeout(() => socket.destroy(), protocolError === undefined ? 300 : 10_000);
     };
     socket.on('data', (chunk: Buffer) => {
-      settle();
       try {
         decoder.push(chunk, (f) => {
           frames.push({ ...f, buf: Buffer.from(f.buf) });
@@ -77,6 +78,7 @@ function exchange(address: string, bytes: Buffer): Promise<Exchange> {
       } catch {
         undecodable = true;
       }
+      settle();
     });
     socket.on('end', () => (closedByServer = true));
     socket.on('error', () => {});

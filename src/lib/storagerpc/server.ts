@@ -21,6 +21,7 @@ import { CANCELED, ServerCall } from './server-call.ts';
 const HELLO_TIMEOUT_MS = 10_000;
 /** HELLO_MAX_FRAME_BYTES bounds what a peer may send before the handshake. */
 const HELLO_MAX_FRAME_BYTES = 4096;
+const EMPTY = Buffer.alloc(0);
 /** CLOSE_GRACE_MS bounds how long close() waits for calls to send their last frame. */
 const CLOSE_GRACE_MS = 10_000;
 
@@ -47,6 +48,13 @@ export interface Service {
 export interface ServeOptions {
   readonly enableTCP6: boolean;
   readonly maxConcurrentCalls: number;
+  /**
+   * overload: what a connection at maxConcurrentCalls gets. "pause": the node stops reading it
+   * until a call ends (TCP pushes back; only for services whose calls finish without further
+   * frames from the client). "reject": more calls are answered kind unavailable, and CREDIT and
+   * CANCEL frames keep flowing (streams waiting for credit would otherwise never finish).
+   */
+  readonly overload: 'pause' | 'reject';
   readonly logger: RpcLogger | undefined;
 }
 
@@ -123,16 +131,27 @@ class ServerConnection {
   #onData(chunk: Buffer): void {
     if (this.#closing) return;
     serverMetrics().received.inc({ service: this.#name }, chunk.length);
+    this.#decode(chunk);
+  }
+
+  // decode feeds the decoder (an empty chunk: the frames it holds back). With overload "pause",
+  // decoding stops at the frame that fills the last call slot; the rest waits in the decoder, and
+  // the socket is paused, until a call ends.
+  #decode(chunk: Buffer): void {
     try {
-      this.#decoder.push(chunk, (f) => this.#onFrame(f));
+      this.#decoder.push(chunk, (f) => this.#onFrame(f) && !this.#full());
     } catch (err) {
       this.#protocolError(err);
       return;
     }
-    if (!this.#paused && this.#calls.size >= this.#o.maxConcurrentCalls) {
+    if (!this.#paused && this.#full()) {
       this.#paused = true;
       this.#socket.pause();
     }
+  }
+
+  #full(): boolean {
+    return this.#o.overload === 'pause' && this.#calls.size >= this.#o.maxConcurrentCalls;
   }
 
   #onFrame(f: Frame): boolean {
@@ -212,6 +231,12 @@ class ServerConnection {
       call.fail(new RpcCallError(E_UNAVAILABLE, 'the storage node is shutting down'));
       return;
     }
+    if (this.#o.overload === 'reject' && this.#calls.size >= this.#o.maxConcurrentCalls) {
+      // With "pause", the frames of the chunk being read still start (a brief overshoot).
+      m.errors.inc(labels);
+      call.fail(new RpcCallError(E_UNAVAILABLE, `the connection has ${this.#calls.size} calls running, the most the node takes; retry later or spread calls over more connections`));
+      return;
+    }
     let run: () => Promise<void>;
     try {
       run = this.#handler!.prepare(call, r);
@@ -226,12 +251,15 @@ class ServerConnection {
         if (!call.cancelled) m.errors.inc(labels);
         call.fail(err);
       },
-    ).finally(() => {
+    ).catch((err: unknown) => {
+      this.#o.logger?.error({ err }, `cannot answer ${methodName} call ${f.id} of ${this.#peer}`);
+    }).finally(() => {
       m.duration.observe(labels, (performance.now() - call.started) / 1000);
       this.#calls.delete(f.id);
-      if (this.#paused && this.#calls.size < this.#o.maxConcurrentCalls) {
+      if (this.#paused && !this.#full() && !this.#closing) {
         this.#paused = false;
         this.#socket.resume();
+        this.#decode(EMPTY);
       }
       if (this.#calls.size === 0) this.#idle?.();
     });

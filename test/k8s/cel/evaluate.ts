@@ -10,6 +10,23 @@ export class CelEvalError extends Error {
   }
 }
 
+/**
+ * InvalidData stands for a field whose value does not have its schema's type (the API server
+ * lets a list through a `format`ted string field). Reading it, or testing it with has(), fails
+ * the rule with the API server's conversion error.
+ */
+export class InvalidData {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+const checked = (v: unknown): unknown => {
+  if (v instanceof InvalidData) throw new CelEvalError(v.message);
+  return v;
+};
+
 /** CelType values are what type() returns and what the type identifiers evaluate to. */
 export interface CelType {
   readonly celType: 'int' | 'double' | 'string' | 'bool' | 'list' | 'map' | 'null_type' | 'type';
@@ -121,14 +138,14 @@ function binary(expr: Extract<CelExpr, { type: 'binary' }>, env: Env): unknown {
 function select(operand: unknown, field: string): unknown {
   if (!isMap(operand)) throw new CelEvalError(`cannot select "${field}" from ${typeOf(operand).celType}`);
   if (!Object.hasOwn(operand, field)) throw new CelEvalError(`no such key: ${field}`);
-  return operand[field];
+  return checked(operand[field]);
 }
 
 function index(operand: unknown, key: unknown): unknown {
   if (Array.isArray(operand)) {
     if (typeof key !== 'number' || !Number.isInteger(key)) throw new CelEvalError('list index must be int');
     if (key < 0 || key >= operand.length) throw new CelEvalError(`index ${key} out of range`);
-    return operand[key];
+    return checked(operand[key]);
   }
   if (isMap(operand) && typeof key === 'string') return select(operand, key);
   throw new CelEvalError(`cannot index ${typeOf(operand).celType}`);
@@ -224,7 +241,7 @@ export function evaluate(expr: CelExpr, env: Env): unknown {
     case 'has': {
       const operand = evaluate(expr.operand, env);
       if (!isMap(operand)) throw new CelEvalError(`has() on ${typeOf(operand).celType}`);
-      return Object.hasOwn(operand, expr.field) && operand[expr.field] !== null;
+      return Object.hasOwn(operand, expr.field) && checked(operand[expr.field]) !== null;
     }
     case 'comprehension':
       return comprehension(expr, env);

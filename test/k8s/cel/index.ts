@@ -2,4 +2,4 @@
 export { CelParseError, tokenize } from './lexer.ts';
 export { parseCel } from './parser.ts';
 export type { CelExpr } from './parser.ts';
-export { CelEvalError, evaluate } from './evaluate.ts';
+export { CelEvalError, evaluate, InvalidData } from './evaluate.ts';

@@ -12,3 +12,4 @@ export { KeyedColumns } from './keyed-columns.ts';
 export { streamKeyedLines, type KeyedBlockParser, type KeyedStreamOptions } from './keyed-stream.ts';
 export { readDecimal, readInteger, type NumberOut } from './float-bytes.ts';
 export { DoubleDigits } from './double-digits.ts';
+export { hashBytes, hashText, METRIC_TYPES, RecentLines, type MetadataSink, type MetadataUpdate, type MetricType } from './metadata.ts';

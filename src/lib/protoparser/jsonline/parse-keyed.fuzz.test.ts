@@ -38,7 +38,8 @@ const numberText = rare(
   fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.integer().map(String), fc.double({ min: 0, max: 2e6, noNaN: true }).map((d) => d.toFixed(2))),
   fc.constantFrom('-0', '0.0', '1e3', '1E+3', '-1.5e-3', '1e400', '01', '1.', '.5', '+1', '-', '1e', '0.1000000000000000055511151231257827', '9007199254740993', '1e-400'),
 );
-const valueText = rare(numberText, fc.constantFrom('null', '"NaN"', '"Inf"', '"-inf"', '"+Inf"', '"1.5"', '"x"', '"\\u004e"', 'true', '[]', '{}', '"é"', 'nul'));
+// Bare special values are what older VictoriaMetrics exports hold (bare-specials.ts).
+const valueText = rare(numberText, fc.constantFrom('null', '"NaN"', '"Inf"', '"-inf"', '"+Inf"', '"1.5"', '"x"', '"\\u004e"', 'true', '[]', '{}', '"é"', 'nul', 'NaN', '+Inf', '-Inf', 'inf', 'Infinity', '-nan', 'Infx', 'nancy'));
 const timestampText = rare(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }).map(String), numberText);
 const metricText = rare(
   fc.dictionary(fc.constantFrom('__name__', 'job', 'a', 'é'), rare<unknown>(fc.constantFrom('x', 'y', 'ü'), fc.oneof(fc.constant(''), fc.integer(), fc.constant(null), fc.boolean())), { minKeys: 1, maxKeys: 3 }).map((d) => JSON.stringify(d)),

@@ -1,15 +1,19 @@
 // JSON lines import (/api/v1/import): one series per line,
 //   {"metric":{"__name__":"up","job":"a"},"values":[1,0.5,null,"NaN"],"timestamps":[1700000000000,…]}
-// values are numbers, null (NaN) or strings holding a number or a special value ("NaN", "Inf",
-// "+Inf", "-Inf", "Infinity", any letter case); timestamps are integer ms; both arrays must be
-// non-empty and of equal length. Label values that are numbers or booleans are turned into
-// strings; null and empty values are dropped. A bad line is skipped and counted.
+// values are numbers, null (a Prometheus staleness marker: what VictoriaMetrics, and Strata's own
+// export, write for one), or strings holding a number or a special value ("NaN", "Inf", "+Inf",
+// "-Inf", "Infinity", any letter case). Older VictoriaMetrics exports write the special values bare
+// (`[+Inf,-Inf,NaN]`, not JSON): such lines are read too (bare-specials.ts). Timestamps are integer
+// ms; both arrays must be non-empty and of equal length. Label values that are numbers or booleans
+// are turned into strings; null and empty values are dropped. A bad line is skipped and counted.
 
+import { STALE_NAN } from '../../storageapi/index.ts';
 import { parseFloatText } from '../common/float.ts';
 import { fail, isLineFailure, quote } from '../common/line-failure.ts';
 import { jsonType } from '../common/json.ts';
 import { canonicalLabels, type Label, type Row } from '../common/row.ts';
 import { parseLines, type ParseResult } from '../common/parse-result.ts';
+import { quoteBareSpecials } from './bare-specials.ts';
 
 /** JsonLineParseOptions configure parse. */
 export interface JsonLineParseOptions {
@@ -46,12 +50,7 @@ export function readSeriesLine(s: string, start: number, end: number): SeriesLin
   let i = start;
   while (i < end && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
   if (i === end) return undefined;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(s.slice(start, end));
-  } catch (err) {
-    fail(`cannot parse JSON: ${(err as Error).message}`);
-  }
+  const doc = parseJsonLine(s.slice(start, end));
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(`line must be a JSON object; got ${jsonType(doc)}`);
   const o = doc as Record<string, unknown>;
   const labels = metricLabels(o.metric);
@@ -61,6 +60,24 @@ export function readSeriesLine(s: string, start: number, end: number): SeriesLin
   if (!Array.isArray(timestamps) || timestamps.length === 0) fail('missing "timestamps" array');
   if (values.length !== timestamps.length) fail(`"timestamps" has ${timestamps.length} entries but "values" has ${values.length}`);
   return { labels, timestamps, values };
+}
+
+// parseJsonLine parses a line as JSON; a line JSON.parse refuses gets a second chance with bare
+// special values quoted (older VictoriaMetrics exports). The error reported is the first one.
+function parseJsonLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (err) {
+    const quoted = quoteBareSpecials(line);
+    if (quoted !== undefined) {
+      try {
+        return JSON.parse(quoted);
+      } catch {
+        // fall through to the original error
+      }
+    }
+    return fail(`cannot parse JSON: ${(err as Error).message}`);
+  }
 }
 
 // metricLabels turns the "metric" value of a line into canonical labels, or throws a LineFailure
@@ -85,10 +102,13 @@ export function sampleTimestamp(t: unknown, k: number): number {
   return t;
 }
 
-/** sampleValue reads entry k of a line's "values" (a number, null for NaN, or a number string), or throws a LineFailure. */
+/**
+ * sampleValue reads entry k of a line's "values" (a number, null for a staleness marker, or a
+ * number string), or throws a LineFailure.
+ */
 export function sampleValue(v: unknown, k: number): number {
   if (typeof v === 'number') return v;
-  if (v === null) return NaN;
+  if (v === null) return STALE_NAN;
   if (typeof v === 'string') {
     try {
       return parseFloatText(v);

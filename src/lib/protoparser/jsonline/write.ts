@@ -1,11 +1,14 @@
 // JSON lines export (/api/v1/export): one line per series, or several when maxRowsPerLine cuts a
 // long series, each `{"metric":{…},"values":[…],"timestamps":[…]}\n`. Labels keep their order
-// (pass sorted Labels; __name__ sorts where it falls). Values use the shortest round-trip decimal;
-// JSON has no NaN or infinities, so they are written as the strings "NaN", "Inf", "-Inf", which
-// the importer (and VictoriaMetrics') reads back; -0 is written as -0. Staleness markers are
-// plain NaN here.
+// (pass sorted Labels; __name__ sorts where it falls). Values use the shortest round-trip decimal,
+// so every finite float64 (-0, subnormals, the largest) reads back bit for bit; JSON has no NaN or
+// infinities, so they are written as the strings "NaN", "Inf", "-Inf", which the importer (and
+// VictoriaMetrics') reads back. A Prometheus staleness marker is written `null`, as
+// VictoriaMetrics exports it, and the importer reads null back as the marker; any other NaN
+// becomes "NaN", read back as the default NaN (its payload bits are not kept).
 
 import { DoubleDigits } from '../common/double-digits.ts';
+import { isStaleNaN } from '../../storageapi/index.ts';
 import type { Labels } from '../common/row.ts';
 
 /** writeMetric renders the `"metric":{…}` object of a label set. */
@@ -23,7 +26,7 @@ export function writeMetric(labels: Labels): string {
 export function jsonValue(v: number): string {
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
   if (Number.isFinite(v)) return String(v);
-  if (v !== v) return '"NaN"';
+  if (v !== v) return isStaleNaN(v) ? 'null' : '"NaN"';
   return v > 0 ? '"Inf"' : '"-Inf"';
 }
 

@@ -2,6 +2,7 @@ import { readDecimal, readInteger, type NumberOut } from '../common/float-bytes.
 import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
+import type { MetadataCapture } from './metadata.ts';
 import { parseKeyed, type KeyedParseResult, type PrometheusKeyedOptions } from './parse-keyed.ts';
 
 const LF = 10;
@@ -40,6 +41,7 @@ class ByteLineParser {
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
   readonly #now: number;
+  readonly #metadata: MetadataCapture | undefined;
   readonly #errors = new ErrorSummary();
   // The value parsed by #number or #timestamp (no object per line).
   #value = 0;
@@ -51,6 +53,7 @@ class ByteLineParser {
     this.#keys = o.keys;
     this.#out = o.out;
     this.#now = o.now();
+    this.#metadata = o.metadata;
   }
 
   run(): KeyedParseResult {
@@ -84,6 +87,10 @@ class ByteLineParser {
     if (c === LF) return i + 1;
     if (c === HASH) {
       const eol = b.indexOf(LF, i);
+      if (this.#metadata !== undefined) {
+        const e = eol < 0 ? n : eol;
+        this.#metadata.bytes(b, i, b[e - 1] === CR ? e - 1 : e, this.#now);
+      }
       return eol < 0 ? n : eol + 1;
     }
     const keys = this.#keys;
@@ -157,7 +164,7 @@ class ByteLineParser {
     const end = eol < 0 ? b.length : eol;
     const out = this.#out;
     const before = out.length;
-    const res = parseKeyed(b.toString('utf8', start, end), { now: () => this.#now, firstLine: line, keys: this.#keys, out });
+    const res = parseKeyed(b.toString('utf8', start, end), { now: () => this.#now, firstLine: line, keys: this.#keys, out, metadata: this.#metadata });
     this.#errors.merge(res.errors);
     if (out.length > before) this.#learn(start, end, out.keys[out.length - 1]!);
     return eol < 0 ? b.length : eol + 1;

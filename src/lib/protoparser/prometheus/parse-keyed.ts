@@ -2,6 +2,7 @@ import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { isLineFailure } from '../common/line-failure.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
+import type { MetadataCapture } from './metadata.ts';
 import { LineParser, parseSample, scanKey, type Sample } from './parse.ts';
 
 /** PrometheusKeyedOptions configure parseKeyed. */
@@ -14,6 +15,8 @@ export interface PrometheusKeyedOptions {
   readonly keys: SeriesKeyDictionary;
   /** out receives the samples; its table must be keys.table. */
   readonly out: KeyedColumns;
+  /** metadata takes the `# HELP`, `# TYPE` and `# UNIT` lines; absent, they are skipped. */
+  readonly metadata?: MetadataCapture | undefined;
 }
 
 /** KeyedParseResult tells how many lines the text held and which were bad. */
@@ -39,7 +42,7 @@ export function parseKeyed(text: string, opts: PrometheusKeyedOptions): KeyedPar
   const now = opts.now();
   const firstLine = opts.firstLine ?? 1;
   const errors = new ErrorSummary();
-  const p = new KeyedLineParser(text, now, opts.keys, opts.out);
+  const p = new KeyedLineParser(text, now, opts.keys, opts.out, opts.metadata);
   const n = text.length;
   let i = firstLine === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = firstLine;
@@ -65,14 +68,16 @@ class KeyedLineParser {
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
   readonly #sample: Sample = { value: 0, timestamp: 0 };
+  readonly #metadata: MetadataCapture | undefined;
   // Built on the first new key only: most bodies have none.
   #full: LineParser | undefined;
 
-  constructor(s: string, now: number, keys: SeriesKeyDictionary, out: KeyedColumns) {
+  constructor(s: string, now: number, keys: SeriesKeyDictionary, out: KeyedColumns, metadata: MetadataCapture | undefined) {
     this.#s = s;
     this.#now = now;
     this.#keys = keys;
     this.#out = out;
+    this.#metadata = metadata;
   }
 
   line(start: number, end: number): void {
@@ -80,7 +85,11 @@ class KeyedLineParser {
     let i = start;
     let c = 0;
     while (i < end && ((c = s.charCodeAt(i)) === SPACE || c === TAB)) i++;
-    if (i === end || c === HASH) return;
+    if (i === end) return;
+    if (c === HASH) {
+      this.#metadata?.text(s, i, end, this.#now);
+      return;
+    }
     const keys = this.#keys;
     const out = this.#out;
     const prev = out.lastKey;

@@ -4,7 +4,8 @@
 // regexps, no substrings for numbers, and label objects reused from the previous line when the
 // text at the same position spells the same name and value (consecutive lines of one metric family
 // usually share most labels). Behaviour follows Prometheus and VictoriaMetrics:
-// - `#` lines (HELP, TYPE, comments) and blank lines are skipped;
+// - `#` lines (HELP, TYPE, comments) and blank lines yield no rows; HELP, TYPE and UNIT lines go
+//   to the `metadata` capture when one is given (metadata.ts);
 // - anything after the value or timestamp that starts with `#` (OpenMetrics exemplars) is ignored;
 // - label values unescape \\, \" and \n; another escaped char is kept with its backslash (lenient);
 // - a label with an empty value is the same as no label; a trailing comma in braces is allowed;
@@ -17,6 +18,7 @@ import { parseFloatRange, parseIntRange } from '../common/float.ts';
 import { fail, isLineFailure, quote } from '../common/line-failure.ts';
 import { canonicalLabels, METRIC_NAME_LABEL, type Label, type Row } from '../common/row.ts';
 import type { ParseResult } from '../common/parse-result.ts';
+import type { MetadataCapture } from './metadata.ts';
 
 /** PrometheusParseOptions configure parse. */
 export interface PrometheusParseOptions {
@@ -24,11 +26,15 @@ export interface PrometheusParseOptions {
   readonly now: () => number;
   /** Number of the first line of text (default 1), for error messages when streaming. */
   readonly firstLine?: number;
+  /** metadata takes the `# HELP`, `# TYPE` and `# UNIT` lines; absent, they are skipped. */
+  readonly metadata?: MetadataCapture | undefined;
 }
 
 /** parse parses Prometheus text exposition lines; bad lines are counted and skipped. */
 export function parse(text: string, opts: PrometheusParseOptions): ParseResult {
-  return new LineParser(text, opts.now()).run(opts.firstLine ?? 1);
+  const p = new LineParser(text, opts.now());
+  p.metadata = opts.metadata;
+  return p.run(opts.firstLine ?? 1);
 }
 
 const SPACE = 32;
@@ -115,6 +121,8 @@ export class LineParser {
   ring: Label[][] = [];
   ringNext: number[] = [];
   hasName = false;
+  /** metadata takes the HELP/TYPE/UNIT lines (see PrometheusParseOptions). */
+  metadata: MetadataCapture | undefined = undefined;
 
   constructor(s: string, now: number) {
     this.s = s;
@@ -149,7 +157,11 @@ export class LineParser {
     let i = start;
     let c = 0;
     while (i < end && ((c = s.charCodeAt(i)) === SPACE || c === TAB)) i++;
-    if (i === end || c === HASH) return;
+    if (i === end) return;
+    if (c === HASH) {
+      this.metadata?.text(s, i, end, this.now);
+      return;
+    }
     const keyStart = i;
     this.count = 0;
     this.hasName = false;

@@ -1,5 +1,6 @@
 import { streamKeyedLines, type KeyedStreamOptions } from '../common/keyed-stream.ts';
 import { streamLines, type ByteSource, type LineStreamOptions, type StreamSummary } from '../common/stream.ts';
+import type { MetadataCapture } from './metadata.ts';
 import { parse } from './parse.ts';
 import { parseKeyedBytes } from './parse-keyed-bytes.ts';
 
@@ -8,8 +9,16 @@ import { parseKeyedBytes } from './parse-keyed-bytes.ts';
  * delivering rows through opts.onBatch. `now` (ms) stamps lines without a timestamp; it is read
  * once per block.
  */
-export function streamPrometheus(source: ByteSource, opts: LineStreamOptions & { readonly now: () => number }): Promise<StreamSummary> {
-  return streamLines(source, (text, firstLine) => parse(text, { now: opts.now, firstLine }), opts);
+export function streamPrometheus(source: ByteSource, opts: LineStreamOptions & PrometheusStreamOptions): Promise<StreamSummary> {
+  return streamLines(source, (text, firstLine) => parse(text, { now: opts.now, firstLine, metadata: opts.metadata }), opts);
+}
+
+/** PrometheusStreamOptions are what both Prometheus text streams take besides the stream's own options. */
+export interface PrometheusStreamOptions {
+  /** now (ms) stamps lines without a timestamp. */
+  readonly now: () => number;
+  /** metadata takes the `# HELP`, `# TYPE` and `# UNIT` lines; absent, they are skipped. */
+  readonly metadata?: MetadataCapture | undefined;
 }
 
 /**
@@ -17,6 +26,6 @@ export function streamPrometheus(source: ByteSource, opts: LineStreamOptions & {
  * (see parseKeyedBytes): the same rows, without a Row object or labels array per line, and known
  * lines read without decoding the body to text.
  */
-export function streamPrometheusKeyed(source: ByteSource, opts: KeyedStreamOptions & { readonly now: () => number }): Promise<StreamSummary> {
-  return streamKeyedLines(source, (block, firstLine, out) => parseKeyedBytes(block, { now: opts.now, firstLine, keys: opts.keys, out }), opts);
+export function streamPrometheusKeyed(source: ByteSource, opts: KeyedStreamOptions & PrometheusStreamOptions): Promise<StreamSummary> {
+  return streamKeyedLines(source, (block, firstLine, out) => parseKeyedBytes(block, { now: opts.now, firstLine, keys: opts.keys, out, metadata: opts.metadata }), opts);
 }

@@ -2,7 +2,9 @@
 // format. Sizes are computed before writing, so each series is written once into one buffer.
 
 import { compressSync } from 'snappy';
+import type { MetadataUpdate } from '../common/metadata.ts';
 import type { Labels } from '../common/row.ts';
+import { METADATA_TYPES } from './metadata.ts';
 import { int64Size, ProtoWriter, uvarintSize, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
 
 /** WriteSeries is one time series to encode: labels and parallel arrays of ms timestamps and values. */
@@ -17,15 +19,35 @@ export interface WriteSeries {
  * be safe integers; values keep their exact bits (staleness markers survive when values are held
  * in a Float64Array). Empty strings and zero timestamps are omitted, as protobuf defaults.
  */
-export function encodeWriteRequest(series: Iterable<WriteSeries>): Buffer {
+export function encodeWriteRequest(series: Iterable<WriteSeries>, metadata: readonly MetadataUpdate[] = []): Buffer {
   const w = new ProtoWriter();
   for (const s of series) writeTimeSeries(w, s);
+  for (const m of metadata) writeMetadata(w, m);
   return Buffer.from(w.finish());
 }
 
 /** encodeWriteRequestSnappy encodes and Snappy-compresses (block format), ready to POST. */
-export function encodeWriteRequestSnappy(series: Iterable<WriteSeries>): Buffer {
-  return compressSync(encodeWriteRequest(series));
+export function encodeWriteRequestSnappy(series: Iterable<WriteSeries>, metadata: readonly MetadataUpdate[] = []): Buffer {
+  return compressSync(encodeWriteRequest(series, metadata));
+}
+
+// writeMetadata writes one MetricMetadata entry (WriteRequest field 3); absent fields are left out.
+function writeMetadata(w: ProtoWriter, m: MetadataUpdate): void {
+  const type = METADATA_TYPES.indexOf(m.type ?? 'unknown');
+  const strings = [[2, m.metric], [4, m.help ?? ''], [5, m.unit ?? '']] as const;
+  const bytes = strings.map(([f, s]) => [f, Buffer.from(s, 'utf8')] as const);
+  const size = (type > 0 ? 1 + uvarintSize(type) : 0) + bytes.reduce((n, [, b]) => n + fieldSize(b.length), 0);
+  w.tag(3, WIRE_LEN);
+  w.uvarint(size);
+  if (type > 0) {
+    w.tag(1, WIRE_VARINT);
+    w.uvarint(type);
+  }
+  for (const [f, b] of bytes) {
+    if (b.length === 0) continue;
+    w.tag(f, WIRE_LEN);
+    w.bytes(b);
+  }
 }
 
 const fieldSize = (len: number): number => (len === 0 ? 0 : 1 + uvarintSize(len) + len);

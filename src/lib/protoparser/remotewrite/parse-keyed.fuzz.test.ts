@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { KeyedColumns } from '../common/keyed-columns.ts';
+import { METRIC_TYPES, type MetadataUpdate } from '../common/metadata.ts';
 import { ErrorSummary, ParseError } from '../common/parse-error.ts';
 import type { Label, Row } from '../common/row.ts';
 import { SeriesKeyDictionary } from '../common/series-keys.ts';
@@ -18,18 +19,20 @@ function plain(body: Uint8Array) {
   const stats = newStats();
   const errors = new ErrorSummary();
   const rows: Row[] = [];
+  const meta: MetadataUpdate[] = [];
   let failed = false;
   try {
-    for (const rs of seriesRowsOf(body, stats, errors)) rows.push(...rs);
+    for (const rs of seriesRowsOf(body, stats, errors, (u) => meta.push(u))) rows.push(...rs);
   } catch (e) {
     if (!(e instanceof ParseError)) throw e;
     failed = true;
   }
-  return { rows: rows.map(show), raw: rows.map((r) => r.rawKey), stats, errors: errors.describe('series'), failed };
+  return { rows: rows.map(show), raw: rows.map((r) => r.rawKey), meta, stats, errors: errors.describe('series'), failed };
 }
 function keyed(body: Uint8Array, keys: SeriesKeyDictionary, limit: number) {
   const out = new KeyedColumns(4, keys.table);
-  const p = new KeyedRemoteWriteParser(body, { keys, out });
+  const meta: MetadataUpdate[] = [];
+  const p = new KeyedRemoteWriteParser(body, { keys, out, onMetadata: (u) => meta.push(u) });
   const rows: Row[] = [];
   let failed = false;
   try {
@@ -44,7 +47,7 @@ function keyed(body: Uint8Array, keys: SeriesKeyDictionary, limit: number) {
     rows.push(...out.toRows());
     failed = true;
   }
-  return { rows: rows.map(show), raw: rows.map((r) => r.rawKey), stats: p.stats, errors: p.errors.describe('series'), failed };
+  return { rows: rows.map(show), raw: rows.map((r) => r.rawKey), meta, stats: p.stats, errors: p.errors.describe('series'), failed };
 }
 function agree(bodies: Uint8Array[], limit: number): void {
   const keys = new SeriesKeyDictionary(1 << 20);
@@ -56,7 +59,7 @@ function agree(bodies: Uint8Array[], limit: number): void {
     got.raw.forEach((k, i) => {
       if (want.raw[i] !== undefined) expect(k).toBe(want.raw[i]);
     });
-    expect([got.failed, got.stats, got.errors]).toEqual([want.failed, want.stats, want.errors]);
+    expect([got.failed, got.stats, got.errors, got.meta]).toEqual([want.failed, want.stats, want.errors, want.meta]);
   }
 }
 
@@ -67,20 +70,21 @@ const seriesArb = fc.record({
   labels: labelsArb,
   samples: fc.array(fc.tuple(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.double()), { maxLength: 4 }),
 });
-const encode = (series: { labels: Label[]; samples: [number, number][] }[]): Buffer =>
-  encodeWriteRequest(series.map((s) => ({ labels: s.labels, timestamps: s.samples.map((x) => x[0]), values: Float64Array.from(s.samples.map((x) => x[1])) })));
+const metadataArb = fc.array(fc.record({ metric: fc.constantFrom('', 'up', 'ü_total'), type: fc.constantFrom(...METRIC_TYPES), help: fc.constantFrom('', 'Help.', 'ü\n'), unit: fc.constantFrom('', 'seconds') }), { maxLength: 3 });
+const encode = (series: { labels: Label[]; samples: [number, number][] }[], metadata: MetadataUpdate[] = []): Buffer =>
+  encodeWriteRequest(series.map((s) => ({ labels: s.labels, timestamps: s.samples.map((x) => x[0]), values: Float64Array.from(s.samples.map((x) => x[1])) })), metadata);
 
 describe('remote write KeyedRemoteWriteParser fuzz', () => {
   it('agrees with seriesRowsOf on valid requests sent again and again', () => {
-    const bodies = fc.array(fc.array(seriesArb, { maxLength: 5 }).map(encode), { minLength: 1, maxLength: 3 }).map((b) => [...b, ...b]);
+    const bodies = fc.array(fc.tuple(fc.array(seriesArb, { maxLength: 5 }), metadataArb).map(([s, m]) => encode(s, m)), { minLength: 1, maxLength: 3 }).map((b) => [...b, ...b]);
     fc.assert(fc.property(bodies, fc.integer({ min: 1, max: 6 }), (b, limit) => agree(b, limit)), { numRuns: 500 });
   });
 
   it('agrees with seriesRowsOf on damaged requests', () => {
-    const damaged = fc.tuple(fc.array(seriesArb, { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat());
+    const damaged = fc.tuple(fc.array(seriesArb, { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat(), metadataArb);
     fc.assert(
-      fc.property(damaged, ([series, edits, cut]) => {
-        const good = encode(series);
+      fc.property(damaged, ([series, edits, cut, metadata]) => {
+        const good = encode(series, metadata);
         const body = Buffer.from(good);
         for (const [at, b] of edits) body[at % body.length] = b;
         agree([good, body, body.subarray(0, cut % (body.length + 1)), good], 3);

@@ -3,7 +3,8 @@ import { isLineFailure } from '../common/line-failure.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import { canonicalLabels, type Label } from '../common/row.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
-import { newStats, type RemoteWriteStats } from './parse.ts';
+import type { MetadataSink } from '../common/metadata.ts';
+import { metadataField, newStats, type RemoteWriteStats } from './parse.ts';
 import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
 
 /** KeyedRemoteWriteOptions configure a KeyedRemoteWriteParser. */
@@ -12,6 +13,8 @@ export interface KeyedRemoteWriteOptions {
   readonly keys: SeriesKeyDictionary;
   /** out receives the samples; its table must be keys.table while parsing. */
   readonly out: KeyedColumns;
+  /** onMetadata receives the request's metadata entries; absent, they are skipped and counted. */
+  readonly onMetadata?: MetadataSink | undefined;
 }
 
 /**
@@ -28,6 +31,7 @@ export class KeyedRemoteWriteParser {
   readonly #r: ProtoReader;
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
+  readonly #onMetadata: MetadataSink | undefined;
   /** stats and errors are filled as series are read. */
   readonly stats: RemoteWriteStats = newStats();
   readonly errors = new ErrorSummary();
@@ -39,6 +43,7 @@ export class KeyedRemoteWriteParser {
     this.#r = new ProtoReader(body);
     this.#keys = o.keys;
     this.#out = o.out;
+    this.#onMetadata = o.onMetadata;
   }
 
   /**
@@ -56,8 +61,9 @@ export class KeyedRemoteWriteParser {
       if (field === 1 && wt === WIRE_LEN) {
         const end = r.len();
         this.#series(end);
+      } else if (field === 3 && wt === WIRE_LEN) {
+        metadataField(r, this.stats, this.#onMetadata);
       } else {
-        if (field === 3 && wt === WIRE_LEN) this.stats.ignoredMetadata++;
         r.skip(wt);
       }
     }

@@ -168,3 +168,24 @@ describe('readRemoteWriteBody', () => {
     await f(undefined, Buffer.from([5, 0xff, 0xff]), {}, ParseError);
   });
 });
+
+describe('remote write metadata', () => {
+  it('hands every metadata entry to onMetadata, or counts it as ignored without one', () => {
+    const body = encodeWriteRequest([{ labels: [{ name: '__name__', value: 'up' }], timestamps: [1], values: [1] }], [
+      { metric: 'up', type: 'gauge', help: 'Up or down.', unit: '' },
+      { metric: 'http_requests_total', type: 'counter', help: 'Requests.', unit: 'requests' },
+      { metric: 'x', type: 'stateset' },
+      { metric: '' }, // no family name: says nothing
+    ]);
+    const got: unknown[] = [];
+    const withSink = parse(body, (u) => got.push(u));
+    expect(withSink.rows).toHaveLength(1);
+    expect(withSink.stats.ignoredMetadata).toBe(0);
+    expect(got).toEqual([
+      { metric: 'up', type: 'gauge', help: 'Up or down.', unit: '' },
+      { metric: 'http_requests_total', type: 'counter', help: 'Requests.', unit: 'requests' },
+      { metric: 'x', type: 'stateset', help: '', unit: '' },
+    ]);
+    expect(parse(body).stats.ignoredMetadata).toBe(4);
+  });
+});

@@ -6,7 +6,8 @@
 //   message Label        { string name = 1; string value = 2; }
 //   message Sample       { double value = 1; int64 timestamp = 2; }
 //
-// Metadata, exemplars and native histograms are accepted and skipped (counted in stats). Unknown
+// Exemplars and native histograms are accepted and skipped (counted in stats); metadata goes to the
+// caller's onMetadata, or is skipped and counted when there is none (metadata.ts). Unknown
 // fields are skipped by wire type. A structurally broken message (truncation, bad lengths, bad wire
 // types) is a ParseError for the whole request, since nothing after the break can be trusted; a
 // series with unusable labels (duplicate names, no labels left) is skipped and counted.
@@ -14,6 +15,8 @@
 import { ErrorSummary } from '../common/parse-error.ts';
 import { isLineFailure } from '../common/line-failure.ts';
 import { canonicalLabels, type Label, type Row } from '../common/row.ts';
+import type { MetadataSink } from '../common/metadata.ts';
+import { readMetricMetadata } from './metadata.ts';
 import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
 
 /** RemoteWriteStats counts what a request held besides rows. */
@@ -23,6 +26,7 @@ export interface RemoteWriteStats {
   /** Native histogram samples, which Strata does not store. */
   ignoredHistograms: number;
   ignoredExemplars: number;
+  /** Metadata entries skipped (no onMetadata was given). */
   ignoredMetadata: number;
 }
 
@@ -40,11 +44,11 @@ export function newStats(): RemoteWriteStats {
 }
 
 /** parse decodes a whole WriteRequest into rows. Throws ParseError when the message is malformed. */
-export function parse(body: Uint8Array): RemoteWriteResult {
+export function parse(body: Uint8Array, onMetadata?: MetadataSink): RemoteWriteResult {
   const rows: Row[] = [];
   const errors = new ErrorSummary();
   const stats = newStats();
-  for (const seriesRows of seriesRowsOf(body, stats, errors)) {
+  for (const seriesRows of seriesRowsOf(body, stats, errors, onMetadata)) {
     for (let i = 0; i < seriesRows.length; i++) rows.push(seriesRows[i]!);
   }
   return { rows, errors, stats };
@@ -53,10 +57,10 @@ export function parse(body: Uint8Array): RemoteWriteResult {
 /**
  * seriesRowsOf decodes a WriteRequest lazily, yielding the rows of one time series at a time (all
  * sharing one Labels array), so a caller can batch them into storage with bounded memory. Stats and
- * errors are updated as it goes. Throws ParseError when the message is malformed; the series
- * yielded before that point were well-formed.
+ * errors are updated as it goes; metadata entries go to onMetadata as they are met. Throws
+ * ParseError when the message is malformed; the series yielded before that point were well-formed.
  */
-export function* seriesRowsOf(body: Uint8Array, stats: RemoteWriteStats, errors: ErrorSummary): Generator<Row[]> {
+export function* seriesRowsOf(body: Uint8Array, stats: RemoteWriteStats, errors: ErrorSummary, onMetadata?: MetadataSink): Generator<Row[]> {
   const r = new ProtoReader(body);
   const cache = new LabelCache();
   let index = 0;
@@ -69,12 +73,23 @@ export function* seriesRowsOf(body: Uint8Array, stats: RemoteWriteStats, errors:
       const rows = readTimeSeries(r, end, stats, errors, index++, cache);
       if (rows.length > 0) yield rows;
     } else if (field === 3 && wt === WIRE_LEN) {
-      stats.ignoredMetadata++;
-      r.skip(wt);
+      metadataField(r, stats, onMetadata);
     } else {
       r.skip(wt);
     }
   }
+}
+
+/** metadataField reads a WriteRequest's metadata entry (its tag read) into onMetadata, or skips and counts it. */
+export function metadataField(r: ProtoReader, stats: RemoteWriteStats, onMetadata: MetadataSink | undefined): void {
+  if (onMetadata === undefined) {
+    stats.ignoredMetadata++;
+    r.skip(WIRE_LEN);
+    return;
+  }
+  const end = r.len();
+  const u = readMetricMetadata(r, end);
+  if (u !== undefined) onMetadata(u);
 }
 
 function readTimeSeries(r: ProtoReader, end: number, stats: RemoteWriteStats, errors: ErrorSummary, index: number, cache: LabelCache): Row[] {

@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { BodyTooLargeError, ErrorSummary, ParseError, UnsupportedEncodingError } from '../common/parse-error.ts';
 import { decodeSnappyBlock, DEFAULT_BATCH_SIZE, readBody, RowBatcher, type ByteSource } from '../common/stream.ts';
 import { KeyedColumns } from '../common/keyed-columns.ts';
+import type { MetadataSink } from '../common/metadata.ts';
 import type { Row } from '../common/row.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import { newStats, seriesRowsOf, type RemoteWriteStats } from './parse.ts';
@@ -9,6 +10,8 @@ import { KeyedRemoteWriteParser } from './parse-keyed.ts';
 
 /** RemoteWriteBodyOptions bound what a remote-write request may cost. */
 export interface RemoteWriteBodyOptions {
+  /** onMetadata receives the request's metadata entries; absent, they are skipped and counted in stats. */
+  readonly onMetadata?: MetadataSink | undefined;
   /** Content-Encoding header; absent means snappy, as the remote-write spec requires. */
   readonly contentEncoding?: string | undefined;
   /** Limit on the request body as sent (compressed). */
@@ -73,7 +76,7 @@ export async function importRemoteWrite(source: ByteSource, opts: RemoteWriteImp
   const batcher = new RowBatcher(opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onBatch);
   let error: ParseError | undefined;
   try {
-    for (const rows of seriesRowsOf(body, stats, errors)) await batcher.add(rows);
+    for (const rows of seriesRowsOf(body, stats, errors, opts.onMetadata)) await batcher.add(rows);
   } catch (e) {
     if (!(e instanceof ParseError)) throw e;
     error = e;
@@ -102,7 +105,7 @@ export async function importRemoteWriteKeyed(source: ByteSource, opts: RemoteWri
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const keys = opts.keys;
   const out = new KeyedColumns(Math.min(batchSize + 1024, 16_384), keys.table);
-  const parser = new KeyedRemoteWriteParser(body, { keys, out });
+  const parser = new KeyedRemoteWriteParser(body, { keys, out, onMetadata: opts.onMetadata });
   let rows = 0;
   const deliver = async (): Promise<void> => {
     if (out.length > 0) {

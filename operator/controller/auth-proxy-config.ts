@@ -9,7 +9,7 @@ import { resolveUnauthorized, resolveUser } from '../factory/authproxy/users.ts'
 import type { Lookups, Rejection, ResolvedUser } from '../factory/authproxy/users.ts';
 import { BUILTIN, customType } from '../k8s/resources.ts';
 import { fromLabelSelector, matches } from '../k8s/selector.ts';
-import type { ReconcileContext } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
 import { secretValue } from './secrets.ts';
 
 /** ProxyPipeline is the outcome of rendering one proxy's config. */

@@ -9,7 +9,8 @@ import type { ObjectKey } from '../k8s/types.ts';
 import { writeStatus } from '../reconcile/status.ts';
 import { runPipeline, userNamespaces } from './auth-proxy-config.ts';
 import { loadResource } from './base.ts';
-import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
+import type { KindController, ReconcileResult } from './context.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 

@@ -16,7 +16,8 @@ import { conditionsFor, previousConditions, writeStatus } from '../reconcile/sta
 import type { Outcome } from '../reconcile/status.ts';
 import { runPipeline } from './auth-proxy-config.ts';
 import { loadResource, reportReconcileError } from './base.ts';
-import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
+import type { KindController, ReconcileResult } from './context.ts';
 
 /** authProxyController reconciles AuthProxy resources. */
 export const authProxyController: KindController = {

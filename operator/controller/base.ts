@@ -4,7 +4,7 @@ import { defaultedSpec } from '../api/defaulted.ts';
 import { customType } from '../k8s/resources.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
 import { errorStatus, writeStatus } from '../reconcile/status.ts';
-import type { ReconcileContext } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
 
 /** loadResource returns the defaulted resource, or undefined when it is gone or being deleted. */
 export function loadResource<T extends KubeObject>(ctx: ReconcileContext, kind: string, key: ObjectKey): T | undefined {

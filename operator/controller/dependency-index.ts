@@ -4,7 +4,7 @@
 import { typeId } from '../k8s/resources.ts';
 import type { ResourceType } from '../k8s/resources.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
-import type { Reader } from './context.ts';
+import type { Reader } from '../reconcile/context.ts';
 
 /** Dependency is one object read, or a whole namespace ("*") of a type listed. */
 interface Dependency {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { FakeKubeClient, newStore } from '../k8s/fake/index.ts';
 import { BUILTIN } from '../k8s/resources.ts';
 import type { KubeObject } from '../k8s/types.ts';
-import { realClock } from './clock.ts';
+import { realClock } from '../runtime/clock.ts';
 import { Informer } from './informer.ts';
 import type { InformerEvent } from './informer.ts';
-import { MemoryLogger } from './logger.ts';
+import { MemoryLogger } from '../runtime/logger.ts';
 
 const cm = (name: string, ns = 'a'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { v: name } });
 const until = async (cond: () => boolean, ms = 2000) => {

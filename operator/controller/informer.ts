@@ -6,9 +6,9 @@ import { isGone } from '../k8s/errors.ts';
 import type { ResourceType } from '../k8s/resources.ts';
 import { keyString, objectKey } from '../k8s/types.ts';
 import type { KubeObject, ObjectKey } from '../k8s/types.ts';
-import { sleep } from './clock.ts';
-import type { Clock } from './clock.ts';
-import type { Logger } from './logger.ts';
+import { sleep } from '../runtime/clock.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { Logger } from '../runtime/logger.ts';
 import type { BackoffOptions } from './work-queue.ts';
 
 /** InformerEvent is a cache change; RESYNC re-reports a cached object periodically. */

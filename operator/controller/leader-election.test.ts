@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FakeKubeClient, newStore } from '../k8s/fake/index.ts';
 import { BUILTIN } from '../k8s/resources.ts';
-import { realClock } from './clock.ts';
+import { realClock } from '../runtime/clock.ts';
 import { LeaderElector } from './leader-election.ts';
-import { MemoryLogger } from './logger.ts';
+import { MemoryLogger } from '../runtime/logger.ts';
 
 const until = async (cond: () => boolean, ms = 3000) => {
   const end = Date.now() + ms;

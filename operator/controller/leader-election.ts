@@ -6,9 +6,9 @@ import type { KubeClient } from '../k8s/client.ts';
 import { isConflict, isNotFound } from '../k8s/errors.ts';
 import { BUILTIN } from '../k8s/resources.ts';
 import type { KubeObject } from '../k8s/types.ts';
-import { sleep } from './clock.ts';
-import type { Clock } from './clock.ts';
-import type { Logger } from './logger.ts';
+import { sleep } from '../runtime/clock.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 /** LeaderElectionOptions: durations in milliseconds; renewDeadline < leaseDuration. */
 export interface LeaderElectionOptions {

@@ -3,9 +3,9 @@ import { FakeKubeClient, newStore, simulateControllers } from '../k8s/fake/index
 import type { ObjectStore, Simulation } from '../k8s/fake/index.ts';
 import { BUILTIN, CUSTOM } from '../k8s/resources.ts';
 import type { KubeObject } from '../k8s/types.ts';
-import { realClock } from './clock.ts';
+import { realClock } from '../runtime/clock.ts';
 import type { OperatorOptions } from './context.ts';
-import { MemoryLogger } from './logger.ts';
+import { MemoryLogger } from '../runtime/logger.ts';
 import { Manager } from './manager.ts';
 
 const OPTIONS: OperatorOptions = {

@@ -1,6 +1,6 @@
 // Reading values of Secrets and ConfigMaps from the cache (and recording the dependency).
 import { BUILTIN } from '../k8s/resources.ts';
-import type { Reader } from './context.ts';
+import type { Reader } from '../reconcile/context.ts';
 
 /** LookupResult mirrors the authproxy Lookups contract. */
 export type LookupResult = { found: 'secret-missing' | 'key-missing' } | { found: 'ok'; value: string };

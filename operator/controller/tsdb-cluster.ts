@@ -14,7 +14,8 @@ import { componentStatus, deploymentState, observedState, rollStatefulSet } from
 import type { RolloutState } from '../reconcile/rollout.ts';
 import { conditionsFor, previousConditions, writeStatus } from '../reconcile/status.ts';
 import { loadResource, reportReconcileError } from './base.ts';
-import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
+import type { KindController, ReconcileResult } from './context.ts';
 
 interface RoleResult {
   readonly role: ClusterRole;

@@ -15,7 +15,8 @@ import type { RolloutState } from '../reconcile/rollout.ts';
 import { conditionsFor, previousConditions, writeStatus } from '../reconcile/status.ts';
 import type { Outcome } from '../reconcile/status.ts';
 import { loadResource, reportReconcileError } from './base.ts';
-import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
+import type { KindController, ReconcileResult } from './context.ts';
 import { configMapValue, secretValue } from './secrets.ts';
 
 type Problem = NonNullable<Outcome['error']>;

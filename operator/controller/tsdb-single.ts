@@ -13,7 +13,8 @@ import { componentStatus, observedState, rollStatefulSet } from '../reconcile/ro
 import type { RolloutState } from '../reconcile/rollout.ts';
 import { conditionsFor, previousConditions, writeStatus } from '../reconcile/status.ts';
 import { loadResource, reportReconcileError } from './base.ts';
-import type { KindController, ReconcileContext, ReconcileResult } from './context.ts';
+import type { ReconcileContext } from '../reconcile/context.ts';
+import type { KindController, ReconcileResult } from './context.ts';
 
 /** tsdbSingleController reconciles TSDBSingle resources. */
 export const tsdbSingleController: KindController = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from './manual-clock.ts';
+import { ManualClock } from '../runtime/manual-clock.ts';
 import { WorkQueue } from './work-queue.ts';
 
 const newQueue = () => {

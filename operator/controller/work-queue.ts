@@ -1,7 +1,7 @@
 // A de-duplicating keyed work queue with per-key exponential backoff (client-go workqueue
 // semantics): a key is queued at most once; a key re-added while being processed is queued
 // again when its worker calls done(), so one key never runs on two workers at once.
-import type { Clock } from './clock.ts';
+import type { Clock } from '../runtime/clock.ts';
 
 /** BackoffOptions: delay = min(baseMs * 2^failures, maxMs). */
 export interface BackoffOptions {

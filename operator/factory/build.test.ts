@@ -1,75 +1,23 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dump, load, loadAll } from 'js-yaml';
+import { dump, load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { defaultedSpec } from '../api/defaulted.ts';
-import type { AuthProxy, AuthProxyUser, TSDBCluster, TSDBGateway, TSDBSingle } from '../api/resources.ts';
+import type { AuthProxy } from '../api/resources.ts';
 import { validateK8sObject } from '../k8s/fake/schemas.ts';
 import type { KubeObject } from '../k8s/types.ts';
-import { buildAuthProxy } from './authproxy/build.ts';
-import { renderAuthProxyConfig } from './authproxy/config.ts';
-import { resolveUnauthorized, resolveUser } from './authproxy/users.ts';
-import type { Lookups, Rejection, ResolvedUser } from './authproxy/users.ts';
 import { contentHash } from './common/hash.ts';
 import { templateImages } from './common/images.ts';
 import type { BuildOptions } from './common/options.ts';
-import { buildTSDBGateway } from './gateway/build.ts';
-import { buildTSDBCluster } from './tsdbcluster/build.ts';
-import { buildTSDBSingle } from './tsdbsingle/build.ts';
+import { buildResource, FIXTURE_DIR, FIXTURE_OPTIONS, fixtureFiles, fixtureUsers, renderProxyConfig } from './fixtures.test-helpers.ts';
 
 // Goldens pin the builders' output. A diff means Pods of existing users would restart when they
 // upgrade the operator: regenerate with UPDATE_GOLDEN=1 only when that is intended.
-const DIR = join(import.meta.dirname, 'testdata');
+const DIR = FIXTURE_DIR;
 const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
-const OPTS: BuildOptions = { images: { tsdb: 'strata/tsdb:0.1.0', gateway: 'strata/gateway:0.1.0', authproxy: 'strata/authproxy:0.1.0', backupmanager: 'strata/backupmanager:0.1.0' } };
-
-const SECRETS: Record<string, Record<string, string>> = {
-  'team-a-credentials': { password: 's3cret' },
-  'grafana-token': { token: 'tok-123' },
-};
-const LOOKUPS: Lookups = {
-  secretValue: (_ns, ref) => {
-    const s = SECRETS[ref.name];
-    if (s === undefined) return { found: 'secret-missing' };
-    const v = s[ref.key];
-    return v === undefined ? { found: 'key-missing' } : { found: 'ok', value: v };
-  },
-  tsdbExists: (kind, _ns, name) => (kind === 'TSDBCluster' && name === 'prod') || (kind === 'TSDBSingle' && name === 'main'),
-};
-
-function renderProxy(proxy: AuthProxy): string {
-  const users = loadAll(readFileSync(join(DIR, 'authproxy-users.yaml'), 'utf8')).map((u) => defaultedSpec(u as AuthProxyUser));
-  const resolved: ResolvedUser[] = [];
-  const rejected = new Map<string, Rejection>();
-  for (const u of users) {
-    const r = resolveUser(u, LOOKUPS);
-    if ('reason' in r) rejected.set(`${u.metadata.namespace}/${u.metadata.name}`, r);
-    else resolved.push(r);
-  }
-  const unauth = proxy.spec.unauthorizedUser === undefined ? undefined : resolveUnauthorized(proxy.spec.unauthorizedUser, proxy.metadata.namespace!, LOOKUPS);
-  if (unauth !== undefined && 'reason' in unauth) throw new Error(unauth.message);
-  const out = renderAuthProxyConfig(proxy.spec, resolved, rejected, unauth);
-  expect([...out.rejected.entries()].map(([k, v]) => `${k}: ${v.reason}`)).toEqual(['metrics/no-secret: SecretNotFound', 'metrics/team-a-copy: DuplicateCredentials']);
-  return out.yaml;
-}
-
-function build(obj: KubeObject, opts: BuildOptions = OPTS): KubeObject[] {
-  const cr = defaultedSpec(obj);
-  switch (cr.kind) {
-    case 'TSDBSingle':
-      return buildTSDBSingle(cr as TSDBSingle, opts);
-    case 'TSDBCluster':
-      return buildTSDBCluster(cr as TSDBCluster, opts).flatMap((r) => [...r.others, r.workload]);
-    case 'TSDBGateway':
-      return buildTSDBGateway(cr as TSDBGateway, opts, { publicKeys: ['-----BEGIN PUBLIC KEY-----\nA\n-----END PUBLIC KEY-----\n', 'B'] });
-    case 'AuthProxy':
-      return buildAuthProxy(cr as AuthProxy, opts, renderProxy(cr as AuthProxy));
-    default:
-      throw new Error(`no builder for ${cr.kind}`);
-  }
-}
-
-const fixtures = readdirSync(DIR).filter((f) => f.endsWith('.yaml') && !f.endsWith('.golden.yaml') && f !== 'authproxy-users.yaml').sort();
+const OPTS: BuildOptions = FIXTURE_OPTIONS;
+const build = (obj: KubeObject, opts: BuildOptions = OPTS): KubeObject[] => buildResource(obj, opts);
+const fixtures = fixtureFiles();
 
 function golden(file: string, text: string): void {
   const path = join(DIR, file);
@@ -82,6 +30,12 @@ describe('builders', () => {
     const objects = build(load(readFileSync(join(DIR, file), 'utf8')) as KubeObject);
     for (const o of objects) expect(validateK8sObject(o), `${o.kind} ${o.metadata.name}`).toBeUndefined();
     golden(file.replace(/\.yaml$/, '.golden.yaml'), dump(objects, { noRefs: true, lineWidth: -1 }));
+  });
+
+  it('renders the fixture users into the AuthProxy config, rejecting the broken ones with a reason', () => {
+    const proxy = defaultedSpec(load(readFileSync(join(DIR, 'authproxy.yaml'), 'utf8')) as AuthProxy);
+    const out = renderProxyConfig(proxy, fixtureUsers());
+    expect([...out.rejected.entries()].map(([k, v]) => `${k}: ${v.reason}`)).toEqual(['metrics/no-secret: SecretNotFound', 'metrics/team-a-copy: DuplicateCredentials']);
   });
 
   it('is deterministic: building twice yields identical output', () => {

@@ -6,15 +6,22 @@ import { fetch } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { ApplyOptions, DeleteOptions, KubeClient, ListOptions, ListResult, WatchEvent, WatchOptions } from './client.ts';
 import { KubeApiError } from './errors.ts';
+import { defaultKubeConfigSource } from './kubeconfig-source.ts';
 import { apiVersionOf, resourceTypeOf } from './resources.ts';
 import type { ResourceType } from './resources.ts';
 import type { KubeObject, ObjectKey } from './types.ts';
 
-/** loadKubeConfig reads a kubeconfig file, or the default chain (KUBECONFIG, ~/.kube/config, in-cluster). */
+/**
+ * loadKubeConfig reads a kubeconfig file, or the default chain (KUBECONFIG, ~/.kube/config,
+ * in-cluster); throws naming what it looked at when the chain finds nothing.
+ */
 export function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
   if (path !== undefined && path !== '') kc.loadFromFile(path);
-  else kc.loadFromDefault();
+  else {
+    defaultKubeConfigSource();
+    kc.loadFromDefault();
+  }
   if (kc.getCurrentCluster() === null) throw new Error('cannot find a Kubernetes cluster in the kubeconfig or in-cluster environment');
   return kc;
 }

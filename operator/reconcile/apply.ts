@@ -1,7 +1,7 @@
 // Generic apply of desired children: owner reference + server-side apply under one field
 // manager. Fields the operator stops setting are removed by the API server (apply semantics),
 // fields other actors own (an HPA's replica count, a Service's clusterIP) are left alone.
-import type { ReconcileContext } from '../controller/context.ts';
+import type { ReconcileContext } from './context.ts';
 import type { KubeObject, OwnerReference } from '../k8s/types.ts';
 
 /**

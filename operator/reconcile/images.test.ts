@@ -1,24 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { realClock } from '../controller/clock.ts';
-import type { OperatorOptions, ReconcileContext, Reader } from '../controller/context.ts';
-import { EventRecorder } from '../controller/events.ts';
-import { MemoryLogger } from '../controller/logger.ts';
+import { realClock } from '../runtime/clock.ts';
+import type { ReconcileContext, ReconcileOptions, Reader } from './context.ts';
+import { EventRecorder } from '../runtime/events.ts';
+import { MemoryLogger } from '../runtime/logger.ts';
 import { FakeKubeClient, newStore } from '../k8s/fake/index.ts';
 import { CUSTOM } from '../k8s/resources.ts';
 import type { KubeObject } from '../k8s/types.ts';
 import { buildOptionsFor, recordedImages, recordImages } from './images.ts';
 import { errorStatus, writeStatus } from './status.ts';
 
-const OPTIONS: OperatorOptions = {
+const OPTIONS: ReconcileOptions = {
   build: { images: { tsdb: 'strata/tsdb:1', gateway: 'strata/gateway:1', authproxy: 'strata/authproxy:1', backupmanager: 'strata/backupmanager:1' } },
   fieldManager: 'strata-operator',
   watchNamespaces: undefined,
   progressDeadlineMs: 60_000,
   rolloutPollMs: 20,
-  resyncMs: 0,
-  workers: 1,
-  backoff: { baseMs: 10, maxMs: 200 },
-  watchTimeoutSeconds: 300,
 };
 
 function setup() {

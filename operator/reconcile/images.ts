@@ -6,7 +6,7 @@
 // The record is written under its own field manager and only when it changes. The main status
 // writes never carry it, so they neither remove it nor put back an entry a user just removed
 // (to opt in to the current default) from a reconcile that read the resource before.
-import type { ReconcileContext } from '../controller/context.ts';
+import type { ReconcileContext } from './context.ts';
 import type { BuildOptions } from '../factory/common/options.ts';
 import { sameImages } from '../factory/common/images.ts';
 import type { ResolvedImages } from '../factory/common/images.ts';

@@ -1,7 +1,7 @@
 // Pruning: delete children the resource controls that are no longer desired (a disabled PDB,
 // HPA or rate-limit ConfigMap). Only objects whose controlling owner reference names the
 // resource's uid are touched, and deletes carry a uid precondition.
-import type { ReconcileContext } from '../controller/context.ts';
+import type { ReconcileContext } from './context.ts';
 import { BUILTIN } from '../k8s/resources.ts';
 import type { ResourceType } from '../k8s/resources.ts';
 import type { KubeObject } from '../k8s/types.ts';

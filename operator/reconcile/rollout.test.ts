@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReconcileContext } from '../controller/context.ts';
+import type { ReconcileContext } from './context.ts';
 import type { KubeObject } from '../k8s/types.ts';
 import { componentStatus, deploymentState, observedState, rollStatefulSet } from './rollout.ts';
 

@@ -1,7 +1,7 @@
 // Rollout steps for workloads. StatefulSets use OnDelete updates: the operator replaces one
 // outdated Pod at a time through the eviction API (which honours PodDisruptionBudgets), and only
 // when every Pod is Ready. Deployments roll themselves; we only judge whether they are done.
-import type { ReconcileContext } from '../controller/context.ts';
+import type { ReconcileContext } from './context.ts';
 import { isNotFound, isTooManyRequests } from '../k8s/errors.ts';
 import { BUILTIN } from '../k8s/resources.ts';
 import type { KubeObject } from '../k8s/types.ts';

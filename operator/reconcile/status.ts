@@ -2,7 +2,7 @@
 // observedGeneration, and the phase shown in printer columns. Transition times only move when
 // a condition's status changes, so re-applying an unchanged status is a no-op.
 import type { Condition, Phase } from '../api/status.ts';
-import type { ReconcileContext } from '../controller/context.ts';
+import type { ReconcileContext } from './context.ts';
 import { isNotFound } from '../k8s/errors.ts';
 import type { KubeObject } from '../k8s/types.ts';
 

@@ -79,28 +79,38 @@ describe('load balancing', () => {
     expect(other.seen).toHaveLength(0);
   });
 
-  it('retries streamed bodies only while nothing was sent; 503 once a body over -maxRequestBodySizeToRetry was consumed', async () => {
+  it('retries streamed bodies only while nothing was sent; 502 without marking the backend when it drops the upload, 503 when it fails after the whole body', async () => {
     const big = randomBytes(256 * 1024);
     const [a, dead] = await Promise.all([startBackend('a'), startBackend('dead')]);
     const p = await setup([dead, a], { flags: { maxRequestBodySizeToRetry: 1024 } });
     await dead.kill();
     const r = await call(p, '/upload', { method: 'POST', body: big });
     expect([r.status, r.text]).toEqual([200, `a POST /upload ${big.length}`]);
-    // a backend that reads part of the body and then drops the connection
-    const cutter = await startBackend('cutter', () => {}, { readBody: false });
+    // A backend that reads part of the body and then drops the connection: the body may be what it
+    // refused, so it stays in rotation (one client must not be able to take backends out of it).
+    const cutter = await startBackend('cutter', (req, res) => void (req.method === 'GET' && res.end(`cutter GET ${req.url} 0`)), { readBody: false });
     const good = await startBackend('good');
     const q = await setup([cutter, good], { flags: { maxRequestBodySizeToRetry: 1024, loadBalancingPolicy: 'first_available' } });
     const body = randomBytes(4 * 1024 * 1024);
     const cut = (async () => {
       while (cutter.seen.length === 0) await delay(5);
       await delay(20);
-      await cutter.kill();
+      for (const s of cutter.sockets) s.destroy();
     })();
     const s = await call(q, '/upload', { method: 'POST', body });
     await cut;
-    expect(s.status, s.text).toBe(503);
-    expect(s.text).toMatch(/cannot retry the request on another backend/);
+    expect(s.status, s.text).toBe(502);
+    expect(s.text.startsWith(`cannot proxy the request to "${cutter.url}": the backend closed the connection while receiving the request body: `)).toBe(true);
     expect(good.seen).toHaveLength(0);
+    expect((await call(q, '/next')).text).toBe('cutter GET /next 0');
+    // A backend that took the whole body and then failed without an answer is skipped for -failTimeout.
+    const taker = await startBackend('taker', (req) => req.socket.destroy());
+    const w = await setup([taker, good], { flags: { maxRequestBodySizeToRetry: 1024, loadBalancingPolicy: 'first_available' } });
+    const t = await call(w, '/upload', { method: 'POST', body });
+    expect(t.status, t.text).toBe(503);
+    expect(t.text).toMatch(/cannot retry the request on another backend/);
+    expect(good.seen).toHaveLength(0);
+    expect((await call(w, '/next')).text).toBe('good GET /next 0');
   });
 });
 

@@ -161,6 +161,13 @@ describe('authproxy binary', () => {
     const after = await Promise.all(Array.from({ length: 12 }, () => once('/q', basic('u', 'two'))));
     expect(after.map((r) => r.status)).toEqual(Array.from({ length: 12 }, () => 200));
     expect((await once('/q', basic('u', 'one'))).status).toBe(401);
+    // A rejected config is reported by whichever thread served /-/reload.
+    writeFileSync(cfg, 'users: [{username: u, password: two, url_prefix: "http://x", bogus: 1}]');
+    for (let i = 0; i < 4; i++) {
+      const r = await once('/-/reload', undefined, 'POST');
+      expect([r.status, r.text]).toEqual([500, expect.stringMatching(/^invalid auth config .*unknown key "bogus" in user "u".*; the previous config is still in use$/)]);
+    }
+    expect((await once('/q', basic('u', 'two'))).status).toBe(200);
     p.kill('SIGTERM');
     expect(await p.exited).toBe(0);
     expect(p.output()).toMatch(/stopped authproxy threads/);

@@ -29,6 +29,8 @@ export interface Backend {
   readonly seen: SeenRequest[];
   /** inFlight counts requests received and not yet answered. */
   inFlight: number;
+  /** sockets are the connections open now. */
+  readonly sockets: ReadonlySet<Socket>;
   /** kill closes the listener and destroys every open connection (a crashed backend). */
   kill(): Promise<void>;
 }
@@ -42,7 +44,7 @@ const defaultHandler = (name: string): BackendHandler => (req, res, body) => {
 /** startBackend starts a backend answering "<name> <method> <url> <body bytes>" unless given a handler. */
 export async function startBackend(name: string, handler: BackendHandler = defaultHandler(name), opts: { readBody?: boolean } = {}): Promise<Backend> {
   const sockets = new Set<Socket>();
-  const b = { name, seen: [] as SeenRequest[], inFlight: 0 } as Backend & { url: string; port: number; server: Server };
+  const b = { name, seen: [] as SeenRequest[], inFlight: 0, sockets } as unknown as Backend & { url: string; port: number; server: Server };
   const server = createServer((req, res) => {
     b.inFlight++;
     res.once('close', () => b.inFlight--);

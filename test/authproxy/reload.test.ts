@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,11 +51,25 @@ describe('config reload', () => {
     const { p } = await setup();
     const errorsBefore = await metric(p, 'authproxy_config_last_reload_errors_total');
     p.writeConfig('users: [{username: u, password: one, url_prefix: "http://x", bogus: 1}]');
-    expect(await p.component.reloadConfig()).toBe(false);
+    expect(await p.component.reloadConfig()).toEqual({ ok: false, reason: expect.stringMatching(/^invalid auth config ".*auth\.yml": .*unknown key "bogus" in user "u".*; the previous config is still in use$/) });
     expect(await metric(p, 'authproxy_config_last_reload_successful')).toBe(0);
     expect(await metric(p, 'authproxy_config_last_reload_errors_total')).toBe(errorsBefore + 1);
     expect((await get(p, '/x', basic('u', 'one'))).text).toBe('a GET /x 0');
     expect(p.logs.join('\n')).toMatch(/invalid auth config ".*auth\.yml"; keeping the previous config.*unknown key "bogus" in user "u"/s);
+  });
+
+  it('answers /-/reload with 500 and the reason when the new config is invalid or cannot be read; the old one still serves', async () => {
+    const { p } = await setup();
+    p.writeConfig('users: [{username: u, password: one, url_prefix: "http://x", bogus: 1}]');
+    const bad = await request(`${p.base}/-/reload`, { method: 'POST' });
+    expect(bad.statusCode).toBe(500);
+    expect(await bad.body.text()).toMatch(/^invalid auth config ".*auth\.yml": .*unknown key "bogus" in user "u".*; the previous config is still in use$/);
+    expect((await get(p, '/x', basic('u', 'one'))).text).toBe('a GET /x 0');
+    rmSync(p.configPath);
+    const gone = await request(`${p.base}/-/reload`);
+    expect(gone.statusCode).toBe(500);
+    expect(await gone.body.text()).toMatch(/^cannot load auth config ".*auth\.yml": .*; the previous config is still in use$/);
+    expect((await get(p, '/x', basic('u', 'one'))).text).toBe('a GET /x 0');
   });
 
   it('re-reads the file every -configCheckInterval', async () => {
@@ -97,7 +112,7 @@ describe('config reload', () => {
     const inFlight = get(p, '/x', basic('u', 'one'));
     await delay(50);
     p.writeConfig(`users: [{username: u, password: one, url_prefix: "${slow.url}", max_concurrent_requests: 1, headers: ["X-New: 1"]}]`);
-    expect(await p.component.reloadConfig()).toBe(true);
+    expect(await p.component.reloadConfig()).toEqual({ ok: true });
     // the slot held before the reload still counts against the same user
     expect((await get(p, '/y', basic('u', 'one'))).status).toBe(429);
     expect((await inFlight).text).toBe('slow');

@@ -17,7 +17,12 @@ export interface StartedProcess {
 
 /** startProcess runs `node <script> ...args` from the repo root with Node 24 (process.execPath). */
 export function startProcess(script: string, args: readonly string[], env: Record<string, string> = {}): StartedProcess {
-  const child = spawn(process.execPath, [script, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startCommand(process.execPath, [script, ...args], env);
+}
+
+/** startCommand runs any program from the repo root, its output collected like startProcess's. */
+export function startCommand(file: string, args: readonly string[], env: Record<string, string> = {}): StartedProcess {
+  const child = spawn(file, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const waiters: Array<() => void> = [];
   const onData = (d: Buffer) => {

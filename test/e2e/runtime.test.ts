@@ -34,6 +34,17 @@ describe('process lifecycle', () => {
     await f(['-httpListenAddr.useProxyProtocol'], /supported only by the gateway and the auth proxy/);
   });
 
+  it('with STRATA_FLAGS_CHECK=1 prints the accepted command line and exits 0 without serving', async () => {
+    const ok = await runProcess(FIXTURE, ['-http.connTimeout=5s', 'pos', '-flagsAuthKey=k'], { STRATA_FLAGS_CHECK: '1' });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.output)).toEqual({ binary: 'fixture', flags: { 'http.connTimeout': '5s', flagsAuthKey: 'secret' }, positionals: ['pos'] });
+    const bad = await runProcess(FIXTURE, ['-http.connTimeout=soon'], { STRATA_FLAGS_CHECK: '1' });
+    expect(bad.code).toBe(2);
+    expect(bad.output).toMatch(/invalid value "soon" for flag -http\.connTimeout/);
+    const eula = await runProcess(FIXTURE, [], { STRATA_FLAGS_CHECK: '1', FIXTURE_REQUIRE_EULA: '1' });
+    expect(eula.code).toBe(2);
+  });
+
   it('refuses to start without -eula when the binary requires it', async () => {
     const r = await runProcess(FIXTURE, [], { FIXTURE_REQUIRE_EULA: '1' });
     expect(r.code).toBe(2);

@@ -32,7 +32,7 @@ beforeAll(() => {
 });
 
 const operatorFlags = (() => {
-  const help = execFileSync(process.execPath, [join(ROOT, 'operator', 'cmd', 'operator.ts'), '-help'], { encoding: 'utf8' });
+  const help = execFileSync(process.execPath, [join(ROOT, 'src', 'cmd', 'operator.ts'), '-help'], { encoding: 'utf8' });
   return new Set([...help.matchAll(/^\s+-([A-Za-z0-9._]+)\s/gm)].map((m) => m[1]!));
 })();
 

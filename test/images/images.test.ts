@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { command } from '../../operator/factory/common/binaries.ts';
 import { BACKUPMANAGER_COMMAND } from '../../operator/factory/common/backup.ts';
 import { parseDockerfile, stages } from './dockerfile.ts';
+import { imageDir, processArgv, renderedContainers, repoScript } from './rendered.ts';
 import type { Instruction, Stage } from './dockerfile.ts';
 
 // Lint of images/*/Dockerfile: multi-stage on a pinned Node 24 base given as ARG BASE_IMAGE,
@@ -16,7 +17,7 @@ const ENTRYPOINTS: Record<(typeof IMAGES)[number], string[]> = {
   gateway: command('gateway'),
   authproxy: command('authproxy'),
   backupmanager: [...BACKUPMANAGER_COMMAND],
-  operator: ['node', '/app/operator/cmd/operator.ts'],
+  operator: command('operator'),
 };
 
 function load(image: string) {
@@ -66,8 +67,34 @@ describe.each(IMAGES)('images/%s/Dockerfile', (image) => {
       for (const src of parts.slice(0, -1)) expect(existsSync(join(ROOT, src)), `COPY source ${src}`).toBe(true);
     }
     const script = ENTRYPOINTS[image][1]!.replace(/^\/app\//, '');
-    const copiedDirs = copies.map((c) => c.args.split(/\s+/).at(-1)!.replace(/^\.\//, ''));
-    expect(copiedDirs.some((d) => script.startsWith(d.replace(/\/?$/, '/'))), `${script} is under a COPY destination`).toBe(true);
+    expect(existsSync(join(ROOT, script)), `ENTRYPOINT script ${script} exists in the repository`).toBe(true);
+    expect(copiedFrom(final).some((d) => script === d || script.startsWith(`${d}/`)), `${script} is a COPY destination or under one`).toBe(true);
+  });
+});
+
+// COPY destinations of the final stage relative to WORKDIR /app ("src", "operator", "src/lib").
+function copiedFrom(final: Stage): string[] {
+  return all(final, 'COPY').filter((c) => c.flags['from'] === undefined).map((c) => c.args.split(/\s+/).at(-1)!.replace(/^\.\//, '').replace(/\/$/, ''));
+}
+
+describe('containers the operator renders', () => {
+  const rendered = renderedContainers();
+  it('start a script that exists in the repository and that their image copies', () => {
+    const problems: string[] = [];
+    for (const rc of rendered) {
+      const where = `${rc.source} container "${rc.container.name}"`;
+      const argv = processArgv(rc);
+      const script = repoScript(argv);
+      if (script === undefined) {
+        problems.push(`${where} runs ${JSON.stringify(argv)}, not node with a script under /app`);
+        continue;
+      }
+      if (!existsSync(join(ROOT, script))) problems.push(`${where} runs ${script}, which does not exist in the repository`);
+      const dir = imageDir(rc.container.image!);
+      if (!copiedFrom(load(dir).final).some((d) => script === d || script.startsWith(`${d}/`))) problems.push(`${where} runs ${script}, which images/${dir}/Dockerfile does not copy`);
+    }
+    expect(rendered.length).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
   });
 });
 

@@ -4,9 +4,9 @@
 // it has not seen is looked up by name and uid first. Deleting a custom resource on the real
 // server thus deletes its children in the fake.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { realClock } from '../../operator/controller/clock.ts';
+import { realClock } from '../../operator/runtime/clock.ts';
 import { Informer } from '../../operator/controller/informer.ts';
-import { MemoryLogger } from '../../operator/controller/logger.ts';
+import { MemoryLogger } from '../../operator/runtime/logger.ts';
 import { RestKubeClient } from '../../operator/k8s/rest-client.ts';
 import { CUSTOM } from '../../operator/k8s/resources.ts';
 import type { OwnerReference } from '../../operator/k8s/types.ts';

@@ -85,7 +85,7 @@ export class OperatorProcess {
 
   constructor(kubeconfig: string, args: readonly string[], imageFlags = true) {
     const flags = [`-kubeconfig=${kubeconfig}`, ...FAST_FLAGS, ...(imageFlags ? IMAGE_FLAGS : []), ...args];
-    this.#child = spawn(process.execPath, [join(REPO, 'operator', 'cmd', 'operator.ts'), ...flags], { stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO });
+    this.#child = spawn(process.execPath, [join(REPO, 'src', 'cmd', 'operator.ts'), ...flags], { stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO });
     const collect = (b: Buffer) => this.output.push(b.toString());
     this.#child.stdout!.on('data', collect);
     this.#child.stderr!.on('data', collect);

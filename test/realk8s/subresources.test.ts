@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../operator/controller/clock.ts';
-import type { OperatorOptions, ReconcileContext, Reader } from '../../operator/controller/context.ts';
-import { EventRecorder } from '../../operator/controller/events.ts';
-import { MemoryLogger } from '../../operator/controller/logger.ts';
+import { realClock } from '../../operator/runtime/clock.ts';
+import type { ReconcileContext, ReconcileOptions, Reader } from '../../operator/reconcile/context.ts';
+import { EventRecorder } from '../../operator/runtime/events.ts';
+import { MemoryLogger } from '../../operator/runtime/logger.ts';
 import type { KubeClient } from '../../operator/k8s/client.ts';
 import { resourcePath, RestKubeClient } from '../../operator/k8s/rest-client.ts';
 import { CUSTOM } from '../../operator/k8s/resources.ts';
@@ -27,16 +27,12 @@ import { realCrdServer } from './crds.ts';
 const FIXTURES = join(import.meta.dirname, '..', '..', 'operator', 'factory', 'testdata');
 const NOW = Date.parse('2026-01-02T03:04:05Z');
 const DEADLINE_MS = 15 * 60_000;
-const OPTIONS: OperatorOptions = {
+const OPTIONS: ReconcileOptions = {
   build: { images: { tsdb: 'strata/tsdb:0.1.0', gateway: 'strata/gateway:0.1.0', authproxy: 'strata/authproxy:0.1.0', backupmanager: 'strata/backupmanager:0.1.0' } },
   fieldManager: 'strata-operator',
   watchNamespaces: undefined,
   progressDeadlineMs: DEADLINE_MS,
   rolloutPollMs: 1000,
-  resyncMs: 0,
-  workers: 1,
-  backoff: { baseMs: 10, maxMs: 200 },
-  watchTimeoutSeconds: 300,
 };
 
 interface Side {

@@ -56,11 +56,8 @@ const HELP_TYPES: Readonly<Record<string, readonly string[]>> = {
   bool: ['bool'], string: ['string', 'value'], duration: ['duration'], int: ['int'], float: ['float'], size: ['size'], array: ['array'],
 };
 
-/** BINARIES are every entry point: src/cmd/*.ts and operator/cmd/operator.ts. */
-const BINARIES = [
-  ...readdirSync(join(repoRoot, 'src/cmd')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => `src/cmd/${f}`),
-  'operator/cmd/operator.ts',
-];
+/** BINARIES are every entry point: src/cmd/*.ts (the operator's too). */
+const BINARIES = readdirSync(join(repoRoot, 'src/cmd')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => `src/cmd/${f}`);
 
 interface HelpEntry {
   readonly type: string;

@@ -3,10 +3,10 @@
 // SIGKILL, and make sure nothing outlives a test file (killAll in afterEach/afterAll).
 
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { findBinary } from '../../scripts/test-deps.ts';
 import { startProcess, type StartedProcess } from '../e2e/process-harness.ts';
 
 export const TSDB_BINARY = 'src/cmd/tsdb.ts';
@@ -116,21 +116,14 @@ export function startBinary(path: string, args: readonly string[], cwd: string):
 }
 
 /**
- * requireBinary finds an executable on PATH (or /usr/bin) and throws, naming the Debian package
- * that ships it, when it is missing: interop tests must fail, not skip, where CI installs it.
+ * requireBinary finds an executable on PATH (or in the sbin directories) and throws, naming the
+ * Debian package that ships it, when it is missing: interop tests must fail, not skip. `npm test`
+ * installs the packages of scripts/test-deps.txt first.
  */
 export function requireBinary(name: string, debianPackage: string): string {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin']) {
-    if (dir === '') continue;
-    const path = join(dir, name);
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // not in this directory
-    }
-  }
-  throw new Error(`cannot find the "${name}" binary on PATH: install the Debian package "${debianPackage}" (apt-get install ${debianPackage}; .ci/run does this in CI)`);
+  const path = findBinary(name);
+  if (path !== undefined) return path;
+  throw new Error(`cannot find the "${name}" binary on PATH: install the Debian package "${debianPackage}" (apt-get install ${debianPackage}; \`npm test\` does this for the packages in scripts/test-deps.txt)`);
 }
 
 const tempDirs: string[] = [];

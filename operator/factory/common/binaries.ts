@@ -5,7 +5,7 @@
 export const APP_ROOT = '/app';
 
 /** command returns the exec-form command that starts a binary from src/cmd. */
-export function command(binary: 'tsdb' | 'tsdb-storage' | 'tsdb-select' | 'tsdb-insert' | 'gateway' | 'authproxy' | 'backupmanager'): string[] {
+export function command(binary: 'tsdb' | 'tsdb-storage' | 'tsdb-select' | 'tsdb-insert' | 'gateway' | 'authproxy' | 'backupmanager' | 'operator'): string[] {
   return ['node', `${APP_ROOT}/src/cmd/${binary}.ts`];
 }
 

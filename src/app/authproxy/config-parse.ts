@@ -2,7 +2,7 @@ import { load } from 'js-yaml';
 import {
   forcedArgsFromSearch, type HeaderPair, IpFilter, IpFilterError,
 } from '../../lib/httpproxy/index.ts';
-import { compileAnchored } from '../../lib/promql/index.ts';
+import { compileAnchored } from '../../lib/regexp/index.ts';
 import { ConfigError } from './config-error.ts';
 import { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } from './config-types.ts';
 import { bearerLabel, userAuthKeys } from './credentials.ts';

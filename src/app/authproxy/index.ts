@@ -5,7 +5,7 @@ import { parseAuthConfig } from './config-parse.ts';
 import { readConfigText } from './config-source.ts';
 import { type AuthProxyFlags } from './flags.ts';
 import { AuthProxy } from './proxy.ts';
-import { ConfigReloader } from './reloader.ts';
+import { ConfigReloader, type ReloadOutcome } from './reloader.ts';
 import { responseWindow } from './response-window.ts';
 import { registerAuthProxyRoutes } from './routes.ts';
 import { type SharedBuffers } from './state.ts';
@@ -15,6 +15,7 @@ export { parseAuthConfig, type ParseOptions } from './config-parse.ts';
 export { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } from './config-types.ts';
 export { authProxyFlagsFromFlags, type AuthProxyFlags } from './flags.ts';
 export { AuthProxy, type AuthProxyOptions } from './proxy.ts';
+export { type ReloadOutcome } from './reloader.ts';
 export { type SharedBuffers } from './state.ts';
 export { ProxyThreads, threadCount, type ThreadsOptions } from './threads.ts';
 
@@ -29,8 +30,8 @@ export interface ThreadInit {
   /** globalLimiter is the first thread's -maxConcurrentRequests semaphore buffer. */
   readonly globalLimiter: SharedArrayBuffer;
   readonly config: ThreadConfig;
-  /** requestReload asks the first thread to reload (/-/reload served by this thread). */
-  readonly requestReload: () => void;
+  /** requestReload asks the first thread to reload (/-/reload served by this thread) and resolves with the outcome. */
+  readonly requestReload: () => Promise<ReloadOutcome>;
 }
 
 /** InitOptions wire the auth proxy into a binary (or a test). */
@@ -57,8 +58,8 @@ export interface InitOptions {
 /** AuthProxyComponent is the running auth proxy: reload on SIGHUP, stop at shutdown. */
 export interface AuthProxyComponent extends Component {
   readonly proxy: AuthProxy;
-  /** reloadConfig re-reads -auth.config; resolves false when the new config was rejected. */
-  reloadConfig(): Promise<boolean>;
+  /** reloadConfig re-reads -auth.config; resolves with why the new config was rejected, if it was. */
+  reloadConfig(): Promise<ReloadOutcome>;
   reload(): Promise<void>;
   /** config is the config in use, for further threads (undefined in a further thread). */
   config(): ThreadConfig | undefined;
@@ -109,7 +110,7 @@ export async function initAuthProxy(o: InitOptions): Promise<AuthProxyComponent>
   const requestReload = o.thread?.requestReload;
   registerAuthProxyRoutes(o.server, {
     proxy,
-    reload: requestReload ?? (() => void reloader.reload()),
+    reload: requestReload ?? (() => reloader.reload()),
     reloadAuthKey: () => f.reloadAuthKey,
   });
   if (o.thread === undefined) reloader.startInterval(f.configCheckIntervalMs);

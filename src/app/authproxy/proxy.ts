@@ -1,6 +1,6 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import {
-  type BalancingPolicy, forward, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, QueryError, type RequestBody,
+  type BalancingPolicy, discardRestOfBody, forward, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, QueryError, type RequestBody,
   SharedSemaphore, upstreamRequestHeaders,
 } from '../../lib/httpproxy/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
@@ -238,6 +238,20 @@ export class AuthProxy {
     user: UserState, route: Route, raw: IncomingMessage, res: ServerResponse,
     r: { path: ReturnType<typeof normalizeRequestPath>; query: string; headers: string[]; body: RequestBody },
   ): Promise<void> {
+    try {
+      await this.#tryBackends(user, route, raw, res, r);
+    } finally {
+      // A backend may answer before the body ended (a 413 for a body over its limit), or fail while
+      // receiving it: the client still sends the rest, which is read and dropped so that it gets
+      // to read the answer and its connection stays usable.
+      if (r.body.kind === 'stream') discardRestOfBody(raw);
+    }
+  }
+
+  async #tryBackends(
+    user: UserState, route: Route, raw: IncomingMessage, res: ServerResponse,
+    r: { path: ReturnType<typeof normalizeRequestPath>; query: string; headers: string[]; body: RequestBody },
+  ): Promise<void> {
     let tried: Set<Target> | undefined;
     let lastError: Error | undefined;
     const body = r.body.kind === 'none' ? null : r.body.kind === 'buffered' ? r.body.data : r.body.stream;
@@ -265,9 +279,17 @@ export class AuthProxy {
         this.#o.logger.warn({ err: result.error }, `backend "${t.url.text}" did not answer within -responseTimeout=${this.#o.responseTimeoutMs}ms`);
         return sendPlain(res, 502, `cannot proxy the request to "${t.url.text}": no response within -responseTimeout`);
       }
+      if (result.bodyStarted && !result.requestSent) {
+        // The backend stopped taking the body and closed the connection without an answer the
+        // proxy could read. The body itself may be why (the backend refused it), so this does not
+        // take the backend out of rotation: one client must not be able to do that. It cannot be
+        // sent again either.
+        this.#o.logger.warn({ err: result.error }, `backend "${t.url.text}" closed the connection while receiving a request body`);
+        return sendPlain(res, 502, `cannot proxy the request to "${t.url.text}": the backend closed the connection while receiving the request body: ${result.error.message}`);
+      }
       t.load.markBroken(now + this.#o.failTimeoutMs);
       this.#o.logger.warn({ err: result.error }, `cannot proxy the request to "${t.url.text}"; skipping this backend for -failTimeout`);
-      if (r.body.kind === 'stream' && r.body.stream.readableDidRead) {
+      if (result.bodyStarted) {
         return sendPlain(res, 503, `cannot retry the request on another backend: its body (over -maxRequestBodySizeToRetry=${this.#o.maxRequestBodySizeToRetry} bytes) was already sent`);
       }
       (tried ??= new Set()).add(t);

@@ -4,6 +4,9 @@ import { parseAuthConfig, type ParseOptions } from './config-parse.ts';
 import { type AuthConfig } from './config-types.ts';
 import * as m from './metrics.ts';
 
+/** ReloadOutcome says whether a reload left the proxy serving the config as it is now; reason says why not. */
+export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
 /** ReloaderOptions: where the config comes from and what to do with a good one. */
 export interface ReloaderOptions {
   /** read returns the current config text (file or URL). */
@@ -21,6 +24,8 @@ export interface ReloaderOptions {
   readonly now: () => number;
 }
 
+const OK: ReloadOutcome = { ok: true };
+
 /**
  * ConfigReloader loads -auth.config and reloads it on demand (SIGHUP, /-/reload, the
  * -configCheckInterval timer). A config that cannot be read or parsed is logged and counted; the
@@ -29,7 +34,7 @@ export interface ReloaderOptions {
 export class ConfigReloader {
   readonly #o: ReloaderOptions;
   #lastText: string | undefined;
-  #running: Promise<boolean> | undefined;
+  #running: Promise<ReloadOutcome> | undefined;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
 
@@ -43,8 +48,8 @@ export class ConfigReloader {
     await this.#applyText(text);
   }
 
-  /** reload re-reads the config; resolves true when it is now in use (or unchanged), false when it was rejected. */
-  reload(): Promise<boolean> {
+  /** reload re-reads the config; resolves ok when it is now in use (or unchanged), else with why it was rejected. */
+  reload(): Promise<ReloadOutcome> {
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;
@@ -55,31 +60,31 @@ export class ConfigReloader {
     return this.#running;
   }
 
-  async #reloadLoop(): Promise<boolean> {
-    let ok: boolean;
+  async #reloadLoop(): Promise<ReloadOutcome> {
+    let outcome: ReloadOutcome;
     do {
       this.#again = false;
-      ok = await this.#reloadOnce();
+      outcome = await this.#reloadOnce();
     } while (this.#again);
-    return ok;
+    return outcome;
   }
 
-  async #reloadOnce(): Promise<boolean> {
+  async #reloadOnce(): Promise<ReloadOutcome> {
     try {
       const text = await this.#o.read();
       if (text === this.#lastText) {
         m.reloadSuccessful.set(1);
-        return true;
+        return OK;
       }
       await this.#applyText(text);
       this.#o.logger.info(`reloaded auth config "${this.#o.location}"`);
-      return true;
+      return OK;
     } catch (err) {
       m.reloadSuccessful.set(0);
       m.reloadErrors.inc();
-      const what = err instanceof ConfigError ? 'invalid auth config' : 'cannot load auth config';
-      this.#o.logger.error({ err }, `${what} "${this.#o.location}"; keeping the previous config`);
-      return false;
+      const what = `${err instanceof ConfigError ? 'invalid auth config' : 'cannot load auth config'} "${this.#o.location}"`;
+      this.#o.logger.error({ err }, `${what}; keeping the previous config`);
+      return { ok: false, reason: `${what}: ${(err as Error).message}; the previous config is still in use` };
     }
   }
 

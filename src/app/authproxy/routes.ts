@@ -1,18 +1,20 @@
 import { type FastifyInstance } from 'fastify';
 import { type HttpServer } from '../../lib/httpserver/index.ts';
 import { type AuthProxy } from './proxy.ts';
+import { type ReloadOutcome } from './reloader.ts';
 
 /** RoutesOptions are what the route table needs. */
 export interface RoutesOptions {
   readonly proxy: AuthProxy;
-  /** reload starts a config reload in the background. */
-  readonly reload: () => void;
+  /** reload re-reads the config and resolves with the outcome. */
+  readonly reload: () => Promise<ReloadOutcome>;
   readonly reloadAuthKey: () => string;
 }
 
 /**
- * registerAuthProxyRoutes is the auth proxy's route table: `/-/reload` (any method) and every other
- * path proxied. Built-in routes (/health, /metrics, /flags, /debug/pprof/*) come from the HTTP server.
+ * registerAuthProxyRoutes is the auth proxy's route table: `/-/reload` (any method: 200 with an empty
+ * body once the config is reloaded or unchanged, 500 with the reason when the new one was rejected
+ * and the previous one still serves) and every other path proxied. Built-in routes (/health, /metrics, /flags, /debug/pprof/*) come from the HTTP server.
  */
 export function registerAuthProxyRoutes(server: HttpServer, o: RoutesOptions): void {
   server.register(async (app: FastifyInstance) => {
@@ -20,8 +22,9 @@ export function registerAuthProxyRoutes(server: HttpServer, o: RoutesOptions): v
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_req, _payload, done) => done(null));
     app.all('/-/reload', { config: { authKey: o.reloadAuthKey, authKeyFlag: 'reloadAuthKey' } }, async (_req, reply) => {
-      o.reload();
-      return reply.code(200).send('');
+      const outcome = await o.reload();
+      if (outcome.ok) return reply.code(200).send('');
+      return reply.code(500).type('text/plain').send(outcome.reason);
     });
   });
   // Proxied requests skip fastify's request lifecycle (the proxy's hot path). They carry their

@@ -2,6 +2,7 @@
 // the first thread's config, limits and backend loads; metrics and reloads go through the first thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { relayMetricsFromThisThread, renderMetricsWith, takeMetricsDelta } from '../../lib/metrics/index.ts';
+import { type ReloadOutcome } from './reloader.ts';
 import { type FromThread, type ThreadData, type ToThread } from './thread-messages.ts';
 
 // Before any module declares a summary: observations are counted by the first thread.
@@ -18,8 +19,18 @@ const component = await initAuthProxy({
   flags: authProxyFlagsFromFlags(), server: rt.server, logger: rt.logger.child({ thread: data.index + 1 }), ipFiltersAllowed: eulaAccepted(),
   pathPrefix: String(defaultFlagSet.lookup('http.pathPrefix')?.value ?? ''),
   bufferBudgetBytes: data.bufferBudgetBytes,
-  thread: { globalLimiter: data.globalLimiter, config: data.config, requestReload: () => send({ type: 'reload' }) },
+  thread: { globalLimiter: data.globalLimiter, config: data.config, requestReload: () => requestReload() },
 });
+
+const reloads = new Map<number, (outcome: ReloadOutcome) => void>();
+let nextReload = 1;
+function requestReload(): Promise<ReloadOutcome> {
+  return new Promise((resolve) => {
+    const id = nextReload++;
+    reloads.set(id, resolve);
+    send({ type: 'reload', id });
+  });
+}
 
 const scrapes = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
 let nextScrape = 1;
@@ -53,6 +64,10 @@ port.on('message', (m: ToThread) => {
       else s?.reject(new Error(`cannot render metrics: ${m.error ?? 'unknown error'}`));
       return;
     }
+    case 'reloaded':
+      reloads.get(m.id)?.(m.outcome);
+      reloads.delete(m.id);
+      return;
     case 'shutdown-delay':
       rt.server.beginShutdownDelay();
       return;

@@ -1,5 +1,6 @@
 import { type MetricsDelta } from '../../lib/metrics/index.ts';
 import { type ThreadConfig } from './index.ts';
+import { type ReloadOutcome } from './reloader.ts';
 
 /** ThreadData is what a further thread of the auth proxy starts with (its workerData). */
 export interface ThreadData {
@@ -16,6 +17,7 @@ export type ToThread =
   | { readonly type: 'config'; readonly id: number; readonly config: ThreadConfig }
   | { readonly type: 'collect'; readonly id: number }
   | { readonly type: 'scraped'; readonly id: number; readonly text?: string; readonly error?: string }
+  | { readonly type: 'reloaded'; readonly id: number; readonly outcome: ReloadOutcome }
   | { readonly type: 'shutdown-delay' }
   | { readonly type: 'close' };
 
@@ -25,4 +27,4 @@ export type FromThread =
   | { readonly type: 'applied'; readonly id: number }
   | { readonly type: 'delta'; readonly id: number | undefined; readonly delta: MetricsDelta }
   | { readonly type: 'scrape'; readonly id: number }
-  | { readonly type: 'reload' };
+  | { readonly type: 'reload'; readonly id: number };

@@ -147,7 +147,7 @@ export class ProxyThreads implements Component {
         );
         return;
       case 'reload':
-        void this.#o.first.reloadConfig();
+        void this.#o.first.reloadConfig().then((outcome) => worker.postMessage({ type: 'reloaded', id: m.id, outcome } satisfies ToThread));
         return;
       default:
         return;

@@ -1,4 +1,3 @@
-import { type FastifyInstance } from 'fastify';
 
 /**
  * RequestParams reads read-API arguments from the URL query and a form-encoded body (GET and
@@ -35,15 +34,4 @@ export class RequestParams {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Buffer.isBuffer(v);
-}
-
-/**
- * ignoreJsonBodies makes the read routes accept, and ignore, JSON request bodies: the read API
- * takes its arguments from the URL and form bodies only (as Prometheus does), and vmalert sends its
- * POST /api/v1/query with `Content-Type: application/json` and an empty body, which fastify's own
- * JSON parser refuses with 400.
- */
-export function ignoreJsonBodies(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
 }

@@ -95,6 +95,22 @@ const until = async (cond: () => boolean): Promise<void> => {
   while (!cond()) await new Promise((r) => setTimeout(r, 5));
 };
 
+describe('request bodies', () => {
+  it('takes arguments from a form body and ignores a body of any other type, as vmalert sends (JSON content type, empty body)', async () => {
+    const fx = await serve();
+    const post = async (url: string, body: string, type: string) => {
+      const r = await fetch(`${fx.base}${url}`, { method: 'POST', body, headers: { 'content-type': type } });
+      return { status: r.status, body: await r.json() as Answer['body'] };
+    };
+    for (const [body, type] of [['', 'application/json'], ['{"query":"ignored"}', 'application/json'], ['', 'text/plain']]) {
+      const r = await post('/api/v1/query?query=sum(m)&time=3600', body!, type!);
+      expect([r.status, r.body.data?.result[0]?.value]).toEqual([200, [3600, '120']]);
+    }
+    const form = await post('/api/v1/query', 'query=sum(m)&time=3600', 'application/x-www-form-urlencoded');
+    expect([form.status, form.body.data?.result[0]?.value]).toEqual([200, [3600, '120']]);
+  });
+});
+
 describe('errors and limits', () => {
   it('answer 400 naming the position or 422 naming the flag, and leave the other requests alone', async () => {
     const fx = await serve({ maxConcurrentRequests: 1, maxPointsPerTimeseries: 100 });

@@ -1,5 +1,5 @@
-import formbody from '@fastify/formbody';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { formBodiesOnly } from '../../lib/httpserver/index.ts';
 import { type SelectDeps } from './deps.ts';
 import { selectAuthKeys } from './flags.ts';
 import { handleExportCsv, handleExportJson, handleExportNative, handleFederate } from './handle-export.ts';
@@ -12,13 +12,13 @@ import { handleBuildInfo, handleMetadata, handleQueryExemplars, handleStatusConf
 import { QueryStats } from './query-stats.ts';
 import { handleAlerts, handleRules } from './vmalert.ts';
 import { EXPORT_DEADLINE, QUERY_DEADLINE, type ReadContext, type ReadDeadline, runRead, toApiError } from './request-context.ts';
-import { ignoreJsonBodies, RequestParams } from './request-params.ts';
+import { RequestParams } from './request-params.ts';
 
 type Handler = (c: ReadContext, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * READ_ROUTES is the read-API route table (SPEC part D). Each is served for GET and POST
- * (form-encoded) at its path and under /prometheus.
+ * (form-encoded; a body of another type is ignored) at its path and under /prometheus.
  */
 export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?]> = [
   ['/api/v1/query', (c) => handleInstantQuery(c)],
@@ -51,8 +51,7 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?
 /** registerSelectRoutes adds the read routes, delete_series and the cache reset to app. */
 export async function registerSelectRoutes(app: FastifyInstance, given: SelectDeps): Promise<void> {
   const deps: SelectDeps = given.queryStats !== undefined ? given : { ...given, queryStats: new QueryStats({ lastQueriesCount: 20_000, minQueryDurationMs: 1, now: given.now }) };
-  await app.register(formbody);
-  ignoreJsonBodies(app);
+  await formBodiesOnly(app);
   for (const prefix of ['', '/prometheus']) {
     for (const [path, handler, deadline] of READ_ROUTES) {
       app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req, reply), deadline ?? QUERY_DEADLINE) });

@@ -1,5 +1,5 @@
-import formbody from '@fastify/formbody';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { formBodiesOnly } from '../../lib/httpserver/index.ts';
 import { counter } from '../../lib/metrics/index.ts';
 import { checkSnapshotName, type Storage } from '../../lib/storage/index.ts';
 import { type StorageAuthKeys } from './flags.ts';
@@ -35,9 +35,7 @@ function args(req: FastifyRequest): Record<string, string | undefined> {
  * arguments as a form body; any other body is ignored, so `curl -d ''` works too.
  */
 export async function registerStorageRoutes(app: FastifyInstance, storage: Storage, keys: StorageAuthKeys): Promise<void> {
-  app.removeAllContentTypeParsers();
-  await app.register(formbody);
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, _body, done) => done(null, undefined));
+  await formBodiesOnly(app);
   const snap = { authKey: keys.snapshot, authKeyFlag: 'snapshotAuthKey' };
   const route = (url: string, config: object, handler: (q: Record<string, string | undefined>) => Promise<object>) =>
     app.route({ method: ['GET', 'POST'], url, config, handler: async (req, reply) => snapshotReply(reply, url, () => handler(args(req))) });

@@ -2,6 +2,7 @@ import { type ServerResponse } from 'node:http';
 import { type Readable } from 'node:stream';
 import { type Dispatcher } from 'undici';
 import { downstreamResponseHeaders } from './headers.ts';
+import { BodyRelay } from './request-body.ts';
 
 /** ForwardRequest is one attempt to send a client's request to a backend. */
 export interface ForwardRequest {
@@ -10,7 +11,10 @@ export interface ForwardRequest {
   readonly method: string;
   /** headers is the flat [name, value, ...] list to send (see upstreamRequestHeaders). */
   readonly headers: string[];
-  /** body is null (none), a Buffer (replayable) or the client's stream (single use). */
+  /**
+   * body is null (none), a Buffer (replayable) or the client's stream (single use; never destroyed
+   * here: an attempt that ends before the body did leaves the rest of it unread in the stream).
+   */
   readonly body: Buffer | Readable | null;
   /** timeoutMs bounds the wait for response headers and for each response body chunk (-responseTimeout). */
   readonly timeoutMs: number;
@@ -20,13 +24,15 @@ export interface ForwardRequest {
 
 /**
  * ForwardResult says how an attempt ended: `responded` once the backend's status line reached the
- * client (the response may still have been cut short, which `error` then tells); `failed` when the
- * backend failed before any response byte was sent to the client, so another backend may be tried;
+ * client (the response may still have been cut short, which `error` then tells; a backend may
+ * answer before it has read the whole body); `failed` when the backend failed before any response
+ * byte was sent to the client, with `bodyStarted` (bytes of a stream body were taken from the
+ * client, so it cannot be sent again) and `requestSent` (the whole request reached the backend);
  * `client-gone` when the client disconnected first (the upstream request was aborted).
  */
 export type ForwardResult =
   | { readonly kind: 'responded'; readonly status: number; readonly error: Error | undefined }
-  | { readonly kind: 'failed'; readonly error: Error }
+  | { readonly kind: 'failed'; readonly error: Error; readonly bodyStarted: boolean; readonly requestSent: boolean }
   | { readonly kind: 'client-gone' };
 
 /** ClientGoneError aborts an upstream request whose client disconnected. */
@@ -54,6 +60,8 @@ export const DEFAULT_WINDOW_BYTES = 256 * 1024;
 class ForwardHandler implements Dispatcher.DispatchHandler {
   readonly #res: ServerResponse;
   readonly #resolve: Resolve;
+  readonly #relay: BodyRelay | undefined;
+  #requestSent = false;
   #controller: Dispatcher.DispatchController | undefined;
   #status = 0;
   #settled = false;
@@ -63,10 +71,11 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #paused = false;
   readonly #window: number;
 
-  constructor(res: ServerResponse, resolve: Resolve, windowBytes: number) {
+  constructor(res: ServerResponse, resolve: Resolve, windowBytes: number, relay: BodyRelay | undefined) {
     this.#res = res;
     this.#resolve = resolve;
     this.#window = windowBytes;
+    this.#relay = relay;
   }
 
   /** clientGone aborts the upstream request (now, or as soon as it is dispatched). */
@@ -103,6 +112,9 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #settle(r: ForwardResult): void {
     if (this.#settled) return;
     this.#settled = true;
+    // undici destroys the relay itself when it is done with the body; an attempt settled first
+    // (the client left before dispatch) must not keep it attached to the client's stream.
+    this.#relay?.destroy();
     this.#res.removeListener('close', this.clientGone);
     this.#resolve(r);
   }
@@ -110,6 +122,10 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.#settled) controller.abort(new ClientGoneError());
+  }
+
+  onRequestSent(): void {
+    this.#requestSent = true;
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
@@ -155,7 +171,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
       return;
     }
     if (this.#status === 0) {
-      this.#settle({ kind: 'failed', error });
+      this.#settle({ kind: 'failed', error, bodyStarted: this.#relay?.started ?? false, requestSent: this.#requestSent });
       return;
     }
     // Headers are out: the only honest signal left is cutting the client connection.
@@ -171,11 +187,12 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
  */
 export function forward(dispatcher: Dispatcher, req: ForwardRequest, res: ServerResponse): Promise<ForwardResult> {
   return new Promise<ForwardResult>((resolve) => {
-    const handler = new ForwardHandler(res, resolve, req.windowBytes ?? DEFAULT_WINDOW_BYTES);
+    const relay = req.body === null || Buffer.isBuffer(req.body) ? undefined : new BodyRelay(req.body);
+    const handler = new ForwardHandler(res, resolve, req.windowBytes ?? DEFAULT_WINDOW_BYTES, relay);
     res.once('close', handler.clientGone);
     try {
       dispatcher.dispatch({
-        path: req.path, method: req.method, headers: req.headers, body: req.body,
+        path: req.path, method: req.method, headers: req.headers, body: relay ?? req.body,
         headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
       }, handler);
     } catch (err) {

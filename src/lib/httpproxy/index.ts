@@ -6,6 +6,7 @@ export {
 export { IpFilter, IpFilterError } from './ip-filter.ts';
 export { PoolRegistry, type PoolOptions } from './pools.ts';
 export { decodeArgName, forcedArgsFromSearch, mergeQueryArgs, NO_FORCED_ARGS, QueryError, type ForcedArgs } from './query-args.ts';
-export { BodyReadError, prepareRequestBody, type RequestBody } from './request-body.ts';
+export { BodyReadError, BodyRelay, discardRestOfBody, prepareRequestBody, type RequestBody } from './request-body.ts';
+export { earlyResponseConnector, readResponseAfterWriteError } from './early-response.ts';
 export { cleanPath, encodePath, normalizeRequestPath, PathError, type NormalizedPath } from './request-path.ts';
 export { SharedSemaphore, type Acquisition } from './shared-semaphore.ts';

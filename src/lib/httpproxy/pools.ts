@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { earlyResponseConnector } from './early-response.ts';
 
 /** PoolOptions configure the upstream connection pool of each backend origin. */
 export interface PoolOptions {
@@ -32,7 +33,8 @@ export class PoolRegistry {
         connections: this.#o.connectionsPerOrigin,
         keepAliveTimeout: this.#o.idleTimeoutMs,
         keepAliveMaxTimeout: this.#o.idleTimeoutMs,
-        connectTimeout: this.#o.connectTimeoutMs,
+        // A backend's answer to a body it refused is read even after the body's write failed.
+        connect: earlyResponseConnector(this.#o.connectTimeoutMs),
         pipelining: 1,
       });
       this.#pools.set(origin, p);

@@ -1,5 +1,5 @@
 import { type IncomingMessage } from 'node:http';
-import { type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 /** RequestBody is what will be sent upstream: nothing, a replayable buffer, or the one-shot client stream. */
 export type RequestBody =
@@ -65,4 +65,75 @@ function readAll(req: IncomingMessage, length: number): Promise<Buffer> {
     req.once('error', onError);
     req.once('close', onClose);
   });
+}
+
+/**
+ * BodyRelay hands one upstream attempt the client's body stream without handing over the stream
+ * itself. undici destroys the body it was given when an attempt ends before the body was sent (the
+ * backend answered early, or failed), and a destroyed server request stops its connection from
+ * reading for good: the client's upload stalls and the connection holds up shutdown. The relay is
+ * destroyed instead, leaving the client's stream paused for the caller to drain or retry. It starts
+ * reading the client's stream on the attempt's first read, so an attempt that fails before sending
+ * any of the body leaves the body unread (`started` false) and retryable.
+ */
+export class BodyRelay extends Readable {
+  readonly #src: Readable;
+  #started = false;
+
+  constructor(src: Readable) {
+    super();
+    this.#src = src;
+  }
+
+  /** started: the relay has taken bytes (or the end) from the client's stream. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  override _read(): void {
+    if (!this.#started) {
+      this.#started = true;
+      const src = this.#src;
+      src.on('data', this.#onData);
+      src.once('end', this.#onEnd);
+      src.once('error', this.#onError);
+      src.once('close', this.#onClose);
+    }
+    this.#src.resume();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    const src = this.#src;
+    src.removeListener('data', this.#onData);
+    src.removeListener('end', this.#onEnd);
+    src.removeListener('error', this.#onError);
+    src.removeListener('close', this.#onClose);
+    if (!src.destroyed) src.pause();
+    cb(err);
+  }
+
+  #onData = (chunk: Buffer): void => {
+    if (!this.push(chunk)) this.#src.pause();
+  };
+
+  #onEnd = (): void => {
+    this.push(null);
+  };
+
+  #onError = (err: Error): void => {
+    this.destroy(new BodyReadError(`cannot read request body: ${err.message}`, { cause: err }));
+  };
+
+  #onClose = (): void => {
+    if (!this.#src.readableEnded) this.destroy(new BodyReadError('cannot read request body: client closed the connection'));
+  };
+}
+
+/**
+ * discardRestOfBody reads and drops what the client still sends of a body no backend will get (it
+ * was answered before the body ended), so the client finishes its upload, reads the answer and may
+ * reuse the connection, as Node does for a body nobody read.
+ */
+export function discardRestOfBody(req: IncomingMessage): void {
+  if (!req.complete && !req.destroyed) req.resume();
 }

@@ -4,11 +4,18 @@ import { timerMs } from '../timer/index.ts';
 
 const kExpired = Symbol('strata.connExpired');
 const kResponses = Symbol('strata.connResponses');
+const kRequest = Symbol('strata.connRequest');
 
 interface TrackedSocket extends Socket {
   [kExpired]?: boolean;
   [kResponses]?: Set<ServerResponse>;
+  [kRequest]?: IncomingMessage;
 }
+
+// At shutdown, a client still sending the body of a request that was already answered gets this
+// long after the connection's end to read the answer before the connection is closed: ending alone
+// would wait for the client to finish its upload (or for -http.maxGracefulShutdownDuration).
+const UNREAD_BODY_LINGER_MS = 250;
 
 /**
  * ConnectionLifetime closes each incoming connection after a lifetime plus 0–10% jitter
@@ -40,12 +47,13 @@ export class ConnectionLifetime {
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.socket as TrackedSocket;
+      socket[kRequest] = req;
       const responses = (socket[kResponses] ??= new Set());
       responses.add(res);
       if (socket[kExpired] === true) res.shouldKeepAlive = false;
       res.once('close', () => {
         responses.delete(res);
-        if (socket[kExpired] === true && responses.size === 0 && !socket.destroyed) socket.end();
+        if (socket[kExpired] === true && responses.size === 0 && !socket.destroyed) endConnection(socket);
       });
     });
   }
@@ -59,10 +67,17 @@ export class ConnectionLifetime {
     socket[kExpired] = true;
     const responses = socket[kResponses];
     if (responses === undefined || responses.size === 0) {
-      socket.end();
+      endConnection(socket);
       return;
     }
     // Responses whose headers are not out yet announce the close; the socket ends after the last one.
     for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
   }
+}
+
+/** endConnection ends an expired connection with no response in flight (see UNREAD_BODY_LINGER_MS). */
+function endConnection(socket: TrackedSocket): void {
+  socket.end();
+  const req = socket[kRequest];
+  if (req !== undefined && !req.complete) setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
 }

@@ -1,3 +1,3 @@
 export { eulaAccepted, eulaRequiredMessage } from './common-flags.ts';
 export { serveUntilSignal, type Component } from './lifecycle.ts';
-export { startRuntime, startThreadRuntime, type Runtime, type RuntimeOptions, type ThreadRuntime } from './runtime.ts';
+export { FLAGS_CHECK_VAR, startRuntime, startThreadRuntime, type Runtime, type RuntimeOptions, type ThreadRuntime } from './runtime.ts';

@@ -33,6 +33,16 @@ export interface Runtime {
 }
 
 /**
+ * FLAGS_CHECK_VAR set to "1" makes startRuntime stop once the command line is accepted: it prints
+ * {"binary", "flags" (those given, secrets masked), "positionals"} as one JSON line and exits 0,
+ * before logging, metrics or servers start. A rejected command line exits 2 as usual. Every app
+ * module of a binary registers its flags on import, before startRuntime, so this checks a command
+ * line against the binary's whole flag set (test/images/flags.test.ts does so for every container
+ * the operator renders).
+ */
+export const FLAGS_CHECK_VAR = 'STRATA_FLAGS_CHECK';
+
+/**
  * startRuntime parses flags (exiting 2 on bad ones), sets up logging, process metrics, metrics push,
  * the memory budget and the HTTP server. Startup problems are logged and exit the process.
  */
@@ -59,6 +69,10 @@ export function startRuntime(o: RuntimeOptions): Runtime {
     serverOptions = httpServerOptionsFromFlags(logger, o.metricsPrefix);
   } catch (err) {
     return usage((err as Error).message);
+  }
+  if (process.env[FLAGS_CHECK_VAR] === '1') {
+    process.stdout.write(`${JSON.stringify({ binary: o.binary, flags: defaultFlagSet.setFlags(), positionals })}\n`);
+    process.exit(0);
   }
   const info = readBuildInfo();
   logger.info(`starting ${versionLine(o.binary, info)}`);

@@ -6,7 +6,6 @@ export { print, printDuration, formatNumber, formatSeconds, printLabelName } fro
 export { evalDuration, isConstantDuration, type DurationContext } from './parse-duration.ts';
 export { FUNCTIONS, AGGREGATION_PARAMS, isAggregation, type FunctionSignature, type ArgType } from './functions.ts';
 export { typeOf } from './typecheck.ts';
-export { compileAnchored, translateRegexp, RegexpSyntaxError } from './regexp.ts';
 export { matchesEmpty } from './parse-selector.ts';
 export { children, inspect, selectorsOf } from './walk.ts';
 export { isValidUtf8, quoteString } from './strings.ts';

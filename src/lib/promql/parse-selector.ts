@@ -2,7 +2,7 @@
 // Prometheus 3 quoted names), and `by (...)` label lists.
 
 import type { LabelMatcher, MatchOp } from './ast.ts';
-import { compileAnchored, RegexpSyntaxError } from './regexp.ts';
+import { compileAnchored, RegexpSyntaxError } from '../regexp/index.ts';
 import { isValidUtf8 } from './strings.ts';
 import type { TokenStream } from './token-stream.ts';
 

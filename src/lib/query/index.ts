@@ -2,7 +2,7 @@
 export { instant, range, finishSeries, type QueryResult, type SampleResult, type SeriesResult, type RangeOptions } from './engine.ts';
 export type { QueryOptions, QueryStats } from './query-state.ts';
 export { QueryError } from './errors.ts';
-export { MemorySearcher, matchesAnySet, matchesLabel } from './memory-searcher.ts';
+export { MemorySearcher, matchesAnySet } from './memory-searcher.ts';
 export { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
 export { TRANSFORM_FUNCTIONS } from './transform-functions.ts';
 export { AGGREGATE_FUNCTIONS } from './aggregate-functions.ts';

@@ -1,12 +1,12 @@
 // MemorySearcher: an in-memory storageapi implementation (Searcher, Deleter, Inserter,
 // TenantLister) for tests, the conformance runner and benchmarks. It is real: PromQL matcher
-// semantics (fully anchored RE2 regexps, a missing label reads as ""), inclusive time ranges, the
-// series and labels limits, and abort signals; the storageapi contract suite runs against it.
+// semantics (storageapi's compileMatcher, the one the storage engine uses), inclusive time ranges,
+// the series and labels limits, and abort signals; the storageapi contract suite runs against it.
 
-import { compileAnchored } from '../promql/index.ts';
 import {
-  LimitExceededError, checkTenant, type Deleter, type Inserter, type LabelMatcher, type Labels, type MetricRow, type NameCount, type SearchQuery,
-  type Searcher, type SeriesSamples, type Tenant, type TenantLister, type TimeRange, type TsdbStatus, type TsdbStatusQuery,
+  LimitExceededError, checkTenant, compileMatcher, labelsMatch, type CompiledMatcher, type Deleter, type Inserter, type LabelMatcher, type Labels,
+  type MetricRow, type NameCount, type SearchQuery, type Searcher, type SeriesSamples, type Tenant, type TenantLister, type TimeRange,
+  type TsdbStatus, type TsdbStatusQuery,
 } from '../storageapi/index.ts';
 import { getLabel, labelsKey } from './labels.ts';
 
@@ -20,35 +20,34 @@ interface StoredSeries {
 
 const tenantKey = (t: Tenant): string => `${t.accountID}:${t.projectID}`;
 
-/** matchesLabel applies one PromQL matcher to a label set. */
-export function matchesLabel(ls: Labels, m: LabelMatcher): boolean {
-  const v = getLabel(ls, m.name);
-  switch (m.type) {
-    case '=': return v === m.value;
-    case '!=': return v !== m.value;
-    case '=~': return compileAnchored(m.value).test(v);
-    case '!~': return !compileAnchored(m.value).test(v);
-  }
-}
-
-/** matchesAnySet: the series matches when every matcher of at least one set matches. */
+/**
+ * matchesAnySet: the series matches when every matcher of at least one set matches. Throws
+ * MatcherError for an invalid regexp.
+ */
 export function matchesAnySet(ls: Labels, sets: readonly (readonly LabelMatcher[])[]): boolean {
-  return sets.some((set) => set.every((m) => matchesLabel(ls, m)));
+  return matchesCompiled(ls, compileSets(sets));
 }
 
-/** MemorySearcherOptions are the write limits of addRows. */
+const compileSets = (sets: readonly (readonly LabelMatcher[])[]): CompiledMatcher[][] => sets.map((set) => set.map(compileMatcher));
+const matchesCompiled = (ls: Labels, sets: readonly (readonly CompiledMatcher[])[]): boolean => sets.some((set) => labelsMatch(ls, set));
+
+/** MemorySearcherOptions are the write limits of addRows and the clock. */
 export interface MemorySearcherOptions {
   /** maxLabelsPerTimeseries rejects rows of series with more labels in addRows (0: no limit, the default). */
   readonly maxLabelsPerTimeseries?: number;
+  /** now is the clock (ms) that picks "today" for tsdbStatus without a date; default Date.now. */
+  readonly now?: () => number;
 }
 
 export class MemorySearcher implements Searcher, Deleter, Inserter, TenantLister {
   private readonly tenants = new Map<string, Map<string, StoredSeries>>();
   private readonly tenantOf = new Map<string, Tenant>();
   private readonly maxLabels: number;
+  private readonly now: () => number;
 
   constructor(opts: MemorySearcherOptions = {}) {
     this.maxLabels = opts.maxLabelsPerTimeseries ?? 0;
+    this.now = opts.now ?? Date.now;
   }
 
   /**
@@ -114,8 +113,9 @@ export class MemorySearcher implements Searcher, Deleter, Inserter, TenantLister
     const all = this.tenants.get(tenantKey(q.tenant));
     if (all === undefined) return out;
     const { minTimestamp: lo, maxTimestamp: hi } = q.timeRange;
+    const sets = compileSets(q.matcherSets);
     for (const s of all.values()) {
-      if (q.matcherSets.length > 0 && !matchesAnySet(s.labels, q.matcherSets)) continue;
+      if (sets.length > 0 && !matchesCompiled(s.labels, sets)) continue;
       if (needSamples && !hasSampleIn(s, lo, hi)) continue;
       out.push(s);
       if (q.maxSeries > 0 && out.length > q.maxSeries) {
@@ -172,7 +172,7 @@ export class MemorySearcher implements Searcher, Deleter, Inserter, TenantLister
   async tsdbStatus(q: TsdbStatusQuery, signal: AbortSignal): Promise<TsdbStatus> {
     const dayMs = 86_400_000;
     // The UTC day holding q.date (today when it is not a number), as the storage engine reads it.
-    const day = Math.floor((Number.isFinite(q.date) ? q.date : Date.now()) / dayMs) * dayMs;
+    const day = Math.floor((Number.isFinite(q.date) ? q.date : this.now()) / dayMs) * dayMs;
     const series = this.select(
       { tenant: q.tenant, matcherSets: q.matcherSets, timeRange: { minTimestamp: day, maxTimestamp: day + dayMs - 1 }, maxSeries: 0 },
       signal, true,

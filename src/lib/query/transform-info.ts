@@ -4,10 +4,9 @@
 
 import type { Expr, LabelMatcher, VectorSelector } from '../promql/index.ts';
 import { children, matchesEmpty } from '../promql/index.ts';
-import type { Labels } from '../storageapi/index.ts';
+import { compileMatcher, labelsMatch, type Labels } from '../storageapi/index.ts';
 import { QueryError } from './errors.ts';
 import { getLabel, labelsKey, METRIC_NAME, setLabel } from './labels.ts';
-import { matchesLabel } from './memory-searcher.ts';
 import { atMs, evalVectorSelector } from './selector.ts';
 import { vectorArg, type TransformCall } from './transform-call.ts';
 import { newSeries, type Series, type Value } from './types.ts';
@@ -54,7 +53,8 @@ export async function info(c: TransformCall): Promise<Value> {
   // Series that are themselves info series (their name matches the positive name matchers and
   // passes the negative ones) are returned as they are.
   const positive = nameMatchers.some((m) => m.op === '=' || m.op === '=~');
-  const ignored = base.map((s) => positive && nameMatchers.every((m) => matchesLabel(s.labels, asStorage(m))));
+  const byName = nameMatchers.map((m) => compileMatcher(asStorage(m)));
+  const ignored = base.map((s) => positive && labelsMatch(s.labels, byName));
   const idValues = new Map<string, Set<string>>();
   base.forEach((s, k) => {
     if (ignored[k]) return;

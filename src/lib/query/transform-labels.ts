@@ -1,6 +1,7 @@
 // Label-manipulating functions: Prometheus' label_replace/label_join and MetricsQL's label_*.
 
-import { compileAnchored, isValidUtf8, RegexpSyntaxError, translateRegexp } from '../promql/index.ts';
+import { isValidUtf8 } from '../promql/index.ts';
+import { compileAnchored, RegexpSyntaxError, translateRegexp } from '../regexp/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { QueryError } from './errors.ts';
 import { dropLabels, getLabel, keepLabels, METRIC_NAME, setLabel } from './labels.ts';

@@ -1,5 +1,5 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
-import { normalizeSamples } from './dedup.ts';
+import { normalizeSamples } from '../storageapi/dedup.ts';
 import { newPartName } from './fs-util.ts';
 import type { PartMeta } from './part-format.ts';
 import { PartWriter } from './part-writer.ts';

@@ -11,6 +11,7 @@
 // Searches read pinned parts and buffers one series at a time. Pure apart from the filesystem
 // and its worker: options and an injected clock, no flags, no process.env.
 export { openStorage, Storage } from './storage.ts';
+export { openInProcessStorageApi, type InProcessStorageApi } from './inprocess.ts';
 export type { StorageOptions } from './options.ts';
 export type { KeyedRows, KeyTable } from './keyed-rows.ts';
 export { DEFAULTS as STORAGE_DEFAULTS } from './options.ts';
@@ -20,6 +21,5 @@ export type { RejectReason } from './labels.ts';
 export type { MergePolicy } from './merge-policy.ts';
 export { LOCK_FILE, RESTORE_IN_PROGRESS, readLockPid, isProcessAlive } from './lock.ts';
 export { SNAPSHOT_NAME_RE, checkSnapshotName } from './snapshot.ts';
-export { MatcherError } from './index/matchers.ts';
 export { CorruptDataError } from './errors.ts';
 export { writeFileAtomicAsync } from './fs-util.ts';

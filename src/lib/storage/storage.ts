@@ -167,7 +167,7 @@ export class Storage implements Searcher, Deleter, Inserter, TenantLister {
   }
 
   #warnRetention(msg: string | undefined): void {
-    const now = Date.now();
+    const now = this.#opts.now();
     if (msg === undefined || now - this.#lastRetentionWarn < 10_000) return;
     this.#lastRetentionWarn = now;
     this.#opts.logger.warn({ reason: msg }, 'skipping rows outside the retention period');

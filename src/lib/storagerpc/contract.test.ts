@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeStorageApiContract, type ContractSubject } from '../storageapi/contract-suite.ts';
-import { openInProcessStorageApi } from '../storageapi/inprocess.ts';
+import { openInProcessStorageApi } from '../storage/inprocess.ts';
 import { InsertNodeClient, SelectNodeClient, serveInsertRpc, serveSelectRpc } from './index.ts';
 import { networkApi } from './testing.ts';
 

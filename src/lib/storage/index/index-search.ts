@@ -3,7 +3,7 @@ import { LimitExceededError } from '../../storageapi/errors.ts';
 import { EMPTY_IDS, intersectIds, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
-import type { CompiledMatcher } from './matchers.ts';
+import { type CompiledMatcher, labelsMatch } from '../../storageapi/matchers.ts';
 
 /** IndexQuery scopes an index lookup: one tenant, an inclusive range of UTC days. */
 export interface IndexQuery {
@@ -112,14 +112,9 @@ function filterByLabels(q: IndexQuery, ids: Float64Array, matchers: readonly Com
   let n = 0;
   for (const id of ids) {
     const labels = q.labelsOf!(id);
-    if (labels !== undefined && matchers.every((m) => m.matches(labelValue(labels, m.name)))) out[n++] = id;
+    if (labels !== undefined && labelsMatch(labels, matchers)) out[n++] = id;
   }
   return out.subarray(0, n);
-}
-
-function labelValue(labels: Labels, name: string): string {
-  for (const l of labels) if (l.name === name) return l.value;
-  return '';
 }
 
 /**

@@ -10,7 +10,7 @@ import { IndexTable } from './index-table.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index-labels.ts';
 import { searchIds, type IndexQuery } from './index-search.ts';
 import { decodeLabelsKey, labelsKey, tenantKey } from './keys.ts';
-import { compileMatcher } from './matchers.ts';
+import { compileMatcher } from '../../storageapi/matchers.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

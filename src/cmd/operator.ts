@@ -1,14 +1,16 @@
 // operator: reconciles the strata.dev custom resources (crds/) into running Strata components.
+// Wiring only, like every binary in src/cmd: the operator itself lives in operator/, its flags and
+// metrics in operator/cmd/.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { serveUntilSignal, startRuntime } from '../../src/lib/process/index.ts';
-import { realClock } from '../controller/clock.ts';
-import { LeaderElector } from '../controller/leader-election.ts';
-import type { Logger } from '../controller/logger.ts';
-import { Manager } from '../controller/manager.ts';
-import { loadKubeConfig, RestKubeClient } from '../k8s/rest-client.ts';
-import { electionFromFlags, kubeconfigPath, operatorOptionsFromFlags } from './flags.ts';
-import { operatorMetrics, setLeader } from './metrics.ts';
+import { electionFromFlags, kubeconfigPath, operatorOptionsFromFlags } from '../../operator/cmd/flags.ts';
+import { operatorMetrics, setLeader } from '../../operator/cmd/metrics.ts';
+import { realClock } from '../../operator/runtime/clock.ts';
+import { LeaderElector } from '../../operator/controller/leader-election.ts';
+import type { Logger } from '../../operator/runtime/logger.ts';
+import { Manager } from '../../operator/controller/manager.ts';
+import { loadKubeConfig, RestKubeClient } from '../../operator/k8s/rest-client.ts';
+import { serveUntilSignal, startRuntime } from '../lib/process/index.ts';
 
 const rt = startRuntime({ binary: 'operator', metricsPrefix: 'operator', defaultListenAddr: ':8080' });
 const log = rt.logger as unknown as Logger;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LabelMatcher } from '../../storageapi/api.ts';
-import { MatcherError, compileMatcher, literalPrefix } from './matchers.ts';
+import type { LabelMatcher } from './api.ts';
+import { MatcherError } from './errors.ts';
+import { compileMatcher, literalPrefix } from './matchers.ts';
 
 const m = (type: LabelMatcher['type'], value: string): LabelMatcher => ({ name: 'group', type, value });
 

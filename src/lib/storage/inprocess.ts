@@ -1,10 +1,12 @@
-import { openStorage, type Storage, type StorageOptions } from '../storage/index.ts';
-import type { Inserter, StorageApi, TenantLister } from './api.ts';
+import type { Inserter, StorageApi, TenantLister } from '../storageapi/api.ts';
+import type { StorageOptions } from './options.ts';
+import { openStorage, type Storage } from './storage.ts';
 
 /**
  * InProcessStorageApi is the single-node binding of the storageapi contract: the storage engine
  * itself, running in this process, seen through the contract the query side depends on. `storage`
- * gives the app the engine-only operations (flush, merge, snapshots, stats, close).
+ * gives the app the engine-only operations (flush, merge, snapshots, stats, close). It lives with
+ * the engine, not with the contract: storageapi imports nothing of the storage side.
  */
 export interface InProcessStorageApi {
   readonly api: StorageApi & Inserter & TenantLister;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeStorageApiContract } from './contract-suite.ts';
+import { describeStorageApiContract } from '../storageapi/contract-suite.ts';
 import { openInProcessStorageApi } from './inprocess.ts';
 
 describeStorageApiContract('in-process storage', async () => {

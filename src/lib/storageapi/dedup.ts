@@ -1,5 +1,6 @@
-// Sample ordering, duplicate and deduplication rules shared by flushes, merges and searches, so
-// that the answer never depends on which parts happen to be merged (FORMAT.md "Samples").
+// Sample ordering, duplicate and deduplication rules: part of the contract, so that an answer
+// never depends on where samples met — the storage engine's flushes, merges and searches
+// (src/lib/storage/FORMAT.md "Samples") and the cluster's merge of answers from several nodes.
 
 const cmpScratch = new Float64Array(2);
 const cmpBits = new Uint32Array(cmpScratch.buffer);

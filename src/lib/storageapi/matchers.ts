@@ -1,6 +1,10 @@
-import { compileAnchored } from '../../promql/index.ts';
-import type { LabelMatcher } from '../../storageapi/api.ts';
-import { MatcherError } from '../../storageapi/errors.ts';
+// The meaning of a LabelMatcher, once for every implementation of the contract: the storage
+// engine's index search and the in-memory searcher of src/lib/query both compile matchers here,
+// so `=~`, `!~` and the empty-value rule cannot drift apart.
+
+import { compileAnchored } from '../regexp/index.ts';
+import type { LabelMatcher, Labels } from './api.ts';
+import { MatcherError } from './errors.ts';
 
 /** CompiledMatcher is a LabelMatcher ready to test values. */
 export interface CompiledMatcher {
@@ -18,10 +22,6 @@ export interface CompiledMatcher {
    */
   readonly prefix?: string;
 }
-
-// MatcherError is the contract's class (storageapi), so the select side sees one class whether
-// the storage runs in-process or behind the network client.
-export { MatcherError };
 
 // An alternation of plain words (the shape Grafana multi-value variables produce) is answered by
 // direct lookups instead of scanning every value of the label. These characters are literals in
@@ -44,8 +44,8 @@ export function literalPrefix(re: string): string {
 
 /**
  * compileMatcher turns a matcher into a predicate. Regexps have PromQL (RE2) semantics through
- * promql's compileAnchored: anchored at both ends, "." matches newlines, flag groups such as
- * `(?i)` anywhere. Throws MatcherError for an invalid regexp.
+ * src/lib/regexp's compileAnchored: anchored at both ends, "." matches newlines, flag groups such
+ * as `(?i)` anywhere. Throws MatcherError for an invalid regexp or an unknown matcher type.
  */
 export function compileMatcher(m: LabelMatcher): CompiledMatcher {
   let matches: (v: string) => boolean;
@@ -79,4 +79,22 @@ export function compileMatcher(m: LabelMatcher): CompiledMatcher {
   const out: CompiledMatcher = { name: m.name, type: m.type, matches, matchesEmpty: matches('') };
   if (literals) return { ...out, literals: literals.filter((l) => l !== '') };
   return prefix !== '' ? { ...out, prefix } : out;
+}
+
+/**
+ * labelsMatch: every matcher of set accepts labels, a missing label reading as "" (PromQL). A
+ * plain loop: the storage engine calls it per candidate series when it filters by labels.
+ */
+export function labelsMatch(labels: Labels, set: readonly CompiledMatcher[]): boolean {
+  for (const m of set) {
+    let value = '';
+    for (const l of labels) {
+      if (l.name === m.name) {
+        value = l.value;
+        break;
+      }
+    }
+    if (!m.matches(value)) return false;
+  }
+  return true;
 }

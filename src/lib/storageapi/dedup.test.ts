@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { dedupByInterval, normalizeSamples, resolveDuplicates, winsDuplicate } from './dedup.ts';
-import { STALE_NAN, isStaleNaN } from '../storageapi/stale.ts';
+import { STALE_NAN, isStaleNaN } from './stale.ts';
 
 const run = (pairs: [number, number][], dedupMs: number): [number, number][] => {
   const ts = Float64Array.from(pairs.map((p) => p[0]));

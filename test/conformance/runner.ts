@@ -4,7 +4,7 @@
 
 import { ParseError } from '../../src/lib/promql/index.ts';
 import { instant, MemorySearcher, QueryError, range, type QueryOptions, type QueryResult } from '../../src/lib/query/index.ts';
-import { LimitExceededError, STALE_NAN, type Labels } from '../../src/lib/storageapi/index.ts';
+import { LimitExceededError, STALE_NAN, type Labels, type Searcher, type Tenant } from '../../src/lib/storageapi/index.ts';
 import { compareInstant, compareRange, type Mismatch } from './compare.ts';
 import { parseScript, type EvalCommand, type LoadCommand } from './script.ts';
 import { skipReason } from './skips.ts';
@@ -27,23 +27,48 @@ export interface FileReport {
 const TENANT = { accountID: 0, projectID: 0 };
 const OPTIONS: QueryOptions = { now: () => 0, lookbackDeltaMs: 300_000, subqueryStepMs: 60_000 };
 
-/** RunOptions: closedWindows runs the engine with Prometheus 2 windows (for the v2.42.0 corpus). */
+/**
+ * ScriptStore holds a script's loaded samples: add and clear them, and the Searcher the engine
+ * queries. The default is one MemorySearcher; the cluster test spreads samples over storage nodes
+ * and queries through its fan-out.
+ */
+export interface ScriptStore {
+  add(tenant: Tenant, labels: Labels, timestamp: number, value: number): void;
+  clear(): void;
+  readonly searcher: Searcher;
+}
+
+/**
+ * RunOptions: closedWindows runs the engine with Prometheus 2 windows (for the v2.42.0 corpus);
+ * store makes the store of each file (default: a MemorySearcher).
+ */
 export interface RunOptions {
   readonly closedWindows?: boolean;
+  readonly store?: () => ScriptStore;
+}
+
+function memoryStore(): ScriptStore {
+  const db = new MemorySearcher();
+  return { add: (t, l, ts, v) => db.add(t, l, ts, v), clear: () => db.clear(), searcher: db };
 }
 
 class FileState {
-  readonly db = new MemorySearcher();
+  readonly store: ScriptStore;
   readonly options: QueryOptions;
   histogramSeries: Labels[] = [];
   startTimestamps = false;
 
   constructor(run: RunOptions) {
     this.options = { ...OPTIONS, closedWindows: run.closedWindows === true };
+    this.store = (run.store ?? memoryStore)();
+  }
+
+  get db(): Searcher {
+    return this.store.searcher;
   }
 
   clear(): void {
-    this.db.clear();
+    this.store.clear();
     this.histogramSeries = [];
     this.startTimestamps = false;
   }
@@ -62,8 +87,8 @@ class FileState {
       if (s.values.some((v) => v.kind === 'histogram')) this.histogramSeries.push(s.labels);
       s.values.forEach((v, i) => {
         const t = i * cmd.intervalMs;
-        if (v.kind === 'value') this.db.add(TENANT, s.labels, t, v.v);
-        else if (v.kind === 'stale') this.db.add(TENANT, s.labels, t, STALE_NAN);
+        if (v.kind === 'value') this.store.add(TENANT, s.labels, t, v.v);
+        else if (v.kind === 'stale') this.store.add(TENANT, s.labels, t, STALE_NAN);
       });
     }
   }

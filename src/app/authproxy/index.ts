@@ -1,11 +1,13 @@
+import { ConfigReloader, readConfigText, type ReloadOutcome } from '../../lib/config/index.ts';
 import { type HttpServer } from '../../lib/httpserver/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type Component } from '../../lib/process/index.ts';
+import { ConfigError } from './config-error.ts';
 import { parseAuthConfig } from './config-parse.ts';
-import { readConfigText } from './config-source.ts';
+import { type AuthConfig } from './config-types.ts';
 import { type AuthProxyFlags } from './flags.ts';
 import { AuthProxy } from './proxy.ts';
-import { ConfigReloader, type ReloadOutcome } from './reloader.ts';
+import * as m from './metrics.ts';
 import { responseWindow } from './response-window.ts';
 import { registerAuthProxyRoutes } from './routes.ts';
 import { type SharedBuffers } from './state.ts';
@@ -15,7 +17,7 @@ export { parseAuthConfig, type ParseOptions } from './config-parse.ts';
 export { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } from './config-types.ts';
 export { authProxyFlagsFromFlags, type AuthProxyFlags } from './flags.ts';
 export { AuthProxy, type AuthProxyOptions } from './proxy.ts';
-export { type ReloadOutcome } from './reloader.ts';
+export { type ReloadOutcome } from '../../lib/config/index.ts';
 export { type SharedBuffers } from './state.ts';
 export { ProxyThreads, threadCount, type ThreadsOptions } from './threads.ts';
 
@@ -91,9 +93,12 @@ export async function initAuthProxy(o: InitOptions): Promise<AuthProxyComponent>
   const parse = { env: o.env ?? process.env, ipFiltersAllowed: o.ipFiltersAllowed };
   let current: ThreadConfig | undefined;
   const listeners: Array<(c: ThreadConfig) => Promise<void>> = [];
-  const reloader = new ConfigReloader({
-    read: () => readConfigText(f.authConfig),
-    parse,
+  const reloader = new ConfigReloader<AuthConfig>({
+    read: () => readConfigText(f.authConfig, 'auth config'),
+    parse: (text) => parseAuthConfig(text, parse),
+    isInvalid: (err) => err instanceof ConfigError,
+    metrics: { successful: m.reloadSuccessful, errors: m.reloadErrors, successTimestamp: m.reloadSuccessTimestamp },
+    what: 'auth config',
     apply: async (cfg, text) => {
       proxy.setConfig(cfg);
       const c: ThreadConfig = { text, shared: proxy.sharedBuffers() };

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   type BalancingPolicy, discardRestOfBody, forward, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, QueryError, type RequestBody,
-  SharedSemaphore, upstreamRequestHeaders,
+  sendPlain, SharedSemaphore, upstreamRequestHeaders,
 } from '../../lib/httpproxy/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type BackendLoad } from './backend-load.ts';
@@ -9,7 +9,6 @@ import { type AuthConfig } from './config-types.ts';
 import { candidateKeys, queryCredentialKey } from './credentials.ts';
 import { ERRORS, type ProxyError, type ProxyErrorCode } from './errors.ts';
 import * as m from './metrics.ts';
-import { sendPlain } from './responses.ts';
 import { selectRoute, upstreamPath } from './routing.ts';
 import {
   adoptSharedBuffers, buildState, type ProxyState, type Route, sharedBuffers, type SharedBuffers, type Target, type UserState,

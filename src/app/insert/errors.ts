@@ -1,8 +1,8 @@
 import { common } from '../../lib/protoparser/index.ts';
-import { LimitExceededError } from '../../lib/storageapi/index.ts';
+import { LimitExceededError, NodeUnavailableError } from '../../lib/storageapi/index.ts';
 
 /** InsertErrorCode is the stable code of each ingestion failure (ERR_INSERT_*). */
-export type InsertErrorCode = 'ERR_INSERT_BAD_DATA' | 'ERR_INSERT_BAD_ARG' | 'ERR_INSERT_TOO_LARGE' | 'ERR_INSERT_ENCODING' | 'ERR_INSERT_LIMIT' | 'ERR_INSERT_INTERNAL';
+export type InsertErrorCode = 'ERR_INSERT_BAD_DATA' | 'ERR_INSERT_BAD_ARG' | 'ERR_INSERT_TOO_LARGE' | 'ERR_INSERT_ENCODING' | 'ERR_INSERT_LIMIT' | 'ERR_INSERT_UNAVAILABLE' | 'ERR_INSERT_INTERNAL';
 
 const STATUS: Readonly<Record<InsertErrorCode, number>> = {
   ERR_INSERT_BAD_DATA: 400,
@@ -10,6 +10,8 @@ const STATUS: Readonly<Record<InsertErrorCode, number>> = {
   ERR_INSERT_TOO_LARGE: 413,
   ERR_INSERT_ENCODING: 415,
   ERR_INSERT_LIMIT: 400,
+  // cluster: no storage node took the rows; the client should retry later
+  ERR_INSERT_UNAVAILABLE: 503,
   ERR_INSERT_INTERNAL: 500,
 };
 
@@ -40,5 +42,6 @@ export function classifyInsertError(err: unknown): InsertError {
     const flag = `-${err.flag}`;
     return new InsertError('ERR_INSERT_LIMIT', e.message.includes(flag) ? e.message : `${e.message} (see ${flag})`, { cause: err });
   }
+  if (err instanceof NodeUnavailableError) return new InsertError('ERR_INSERT_UNAVAILABLE', `cannot insert rows: ${e.message}`, { cause: err });
   return new InsertError('ERR_INSERT_INTERNAL', `cannot insert rows: ${e?.message ?? String(err)}`, { cause: err });
 }

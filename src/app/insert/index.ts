@@ -3,7 +3,7 @@
 export { classifyInsertError, InsertError, type InsertErrorCode } from './errors.ts';
 export { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
 export { insertOptionsFromFlags, receiverAddressesFromFlags, type ReceiverAddresses } from './flags.ts';
-export { ingestBody, type InsertOptions, type KeyedInserter } from './ingest.ts';
+export { ingestBody, type InsertOptions, type KeyedInserter, type TenantOf } from './ingest.ts';
 export { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 export { exposeGc, type Gc, YoungGarbage } from './young-garbage.ts';
 export { startReceivers, type Receivers } from './receivers.ts';

@@ -54,7 +54,16 @@ export interface InsertOptions {
   readonly metadata?: (tenant: Tenant, u: common.MetadataUpdate) => void;
   /** recentMetadata lets repeated metadata lines skip decoding (see RecentMetadata); absent, none do. */
   readonly recentMetadata?: RecentMetadata;
+  /** onInserted is told about every batch storage accepted: its tenant, format (`type`) and row count. */
+  readonly onInserted?: (tenant: Tenant, type: string, rows: number) => void;
 }
+
+/**
+ * TenantOf says which tenant a request writes to: a fixed one (single node, network receivers),
+ * or one read from the request (the cluster's /insert/<tenant>/… routes), which throws an
+ * InsertError for a bad one.
+ */
+export type TenantOf = Tenant | ((req: FastifyRequest) => Tenant);
 
 /**
  * KeyedInserter is an Inserter that also stores keyed batches (the in-process storage does), with
@@ -133,6 +142,7 @@ export async function ingestBody(input: Omit<IngestInput, 'onBatch' | 'onKeyedBa
     try {
       await add();
       inserted.inc(count);
+      o.onInserted?.(tenant, type, count);
       if (o.onBackfill !== undefined && holdsOlderThan(o.now() - (o.backfillBeforeMs ?? 0))) o.onBackfill();
     } catch (err) {
       if (!(err instanceof LimitExceededError)) throw err;
@@ -187,8 +197,9 @@ function hasTimestampBefore(timestamps: Float64Array, n: number, threshold: numb
  * (400, 413, 415) is logged as a warning naming the route, the client and the reason, at most once
  * per route per `rejections` interval (the line says how many it stands for); 5xx are errors.
  */
-export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenant: Tenant, type: string, handler: FormatHandler, o: InsertOptions, rejections: KeyThrottle): Promise<FastifyReply> {
+export async function handleIngest(req: FastifyRequest, reply: FastifyReply, tenantOf: TenantOf, type: string, handler: FormatHandler, o: InsertOptions, rejections: KeyThrottle): Promise<FastifyReply> {
   try {
+    const tenant = typeof tenantOf === 'function' ? tenantOf(req) : tenantOf;
     const declared = Number(req.headers['content-length']);
     if (declared > o.maxRequestBytes) throw new common.BodyTooLargeError('request body', o.maxRequestBytes);
     const body = common.limitBytes(req.raw as AsyncIterable<Buffer>, o.maxRequestBytes, 'request body');

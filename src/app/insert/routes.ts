@@ -1,8 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { KeyThrottle } from '../../lib/logger/index.ts';
-import { type Tenant } from '../../lib/storageapi/index.ts';
-import { agentSeries, csvRows, influxLine, jsonLines, nativeBlocks, prometheusText, remoteWrite } from './formats.ts';
-import { type FormatHandler, handleIngest, type InsertOptions } from './ingest.ts';
+import { agentSeries, csvRows, influxLine, jsonLines, nativeBlocks, openTsdbPut, prometheusText, remoteWrite } from './formats.ts';
+import { type FormatHandler, handleIngest, type InsertOptions, type TenantOf } from './ingest.ts';
 
 /** INSERT_ROUTES is the ingestion route table: paths, the `type` label of row metrics, and the format. */
 export const INSERT_ROUTES: ReadonlyArray<{ readonly paths: readonly string[]; readonly type: string; readonly handler: FormatHandler }> = [
@@ -14,6 +13,8 @@ export const INSERT_ROUTES: ReadonlyArray<{ readonly paths: readonly string[]; r
   { paths: ['/api/v1/import/csv', '/prometheus/api/v1/import/csv'], type: 'csvimport', handler: csvRows },
   { paths: ['/api/v1/import/native', '/prometheus/api/v1/import/native'], type: 'native', handler: nativeBlocks },
   { paths: ['/agentfmt/api/v1/series'], type: 'agentfmt', handler: agentSeries },
+  // The cluster's HTTP form of -opentsdbHTTPListenAddr (SPEC D: /insert/<account_id>/opentsdb/api/put).
+  { paths: ['/opentsdb/api/put'], type: 'opentsdbhttp', handler: openTsdbPut },
 ];
 
 /**
@@ -28,9 +29,10 @@ const INFLUX_DATABASES = { results: [{ statement_id: 0, series: [{ name: 'databa
 
 /**
  * registerInsertRoutes adds every ingestion route to app (an encapsulated fastify scope): bodies are
- * never parsed by fastify, each handler streams the raw request itself.
+ * never parsed by fastify, each handler streams the raw request itself. The cluster registers the
+ * same routes under `/insert/:tenant` with a tenant read from the URL.
  */
-export async function registerInsertRoutes(app: FastifyInstance, o: InsertOptions, tenant: Tenant): Promise<void> {
+export async function registerInsertRoutes(app: FastifyInstance, o: InsertOptions, tenant: TenantOf): Promise<void> {
   const rejections = new KeyThrottle(REJECTION_LOG_INTERVAL_MS);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));

@@ -1,3 +1,4 @@
+import { type FastifyRequest } from 'fastify';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type MetadataReader } from '../../lib/metadata/index.ts';
 import { type StorageApi, type Tenant } from '../../lib/storageapi/index.ts';
@@ -26,4 +27,18 @@ export interface SelectDeps {
   readonly metadata?: MetadataReader;
   /** vmalert receives /api/v1/rules and /api/v1/alerts (-vmalert.proxyURL); absent, they are empty lists. */
   readonly vmalert?: VmalertProxy;
+  /**
+   * scope, when set (the cluster select), gives each request its own tenant and storage: the
+   * tenant from the URL, and a storage that records whether an answer lacked storage nodes
+   * (`isPartial` in the response). It throws an ApiError for a bad tenant.
+   */
+  readonly scope?: (req: FastifyRequest, kind: 'read' | 'delete') => RequestScope;
+}
+
+/** RequestScope is one request's view of the cluster (see SelectDeps.scope). */
+export interface RequestScope {
+  readonly tenant: Tenant;
+  readonly storage: StorageApi;
+  /** isPartial reports whether some answer of the request lacked data of a storage node. */
+  isPartial(): boolean;
 }

@@ -71,7 +71,7 @@ export async function handleInstantQuery(c: ReadContext): Promise<RawJson> {
   try {
     const started = performance.now();
     const res = await instant(c.deps.storage, expr, t, { ...queryOptions(c, filters), ...(step === undefined ? {} : { instantStepMs: step }) });
-    return { json: envelope(res, performance.now() - started) };
+    return { json: envelope(res, performance.now() - started, c.partial?.()) };
   } finally {
     done();
   }
@@ -106,7 +106,7 @@ export async function handleRangeQuery(c: ReadContext): Promise<RawJson> {
     const started = performance.now();
     const useCache = !c.deps.limits.disableCache && c.params.get('nocache') !== '1' && isCacheable(expr);
     const res = useCache ? await cachedRange(c, expr, filters, start, end, step, opts) : await range(c.deps.storage, expr, start, end, step, opts);
-    const json = envelope(res, performance.now() - started);
+    const json = envelope(res, performance.now() - started, c.partial?.());
     // A matrix is rendered into a buffer of its own (matrixJson).
     return { json, owned: res.type === 'matrix' };
   } finally {
@@ -138,15 +138,17 @@ async function cachedRange(c: ReadContext, expr: Expr, filters: ExtraFilters, st
     stats = full.stats;
   }
   const keepEnd = Math.min(end, lastCacheable);
-  if (keepEnd >= start) cache.put(key, { start, end: keepEnd, step, matrix: sliceMatrix(matrix, start, keepEnd) });
+  // A partial answer (a storage node missing) is not kept: the next request may get all of it.
+  if (keepEnd >= start && c.partial?.() !== true) cache.put(key, { start, end: keepEnd, step, matrix: sliceMatrix(matrix, start, keepEnd) });
   return { type: 'matrix', matrix, stats };
 }
 
 /**
  * envelope renders a query result in Prometheus' response shape, with Strata's stats: a string,
- * or bytes for a matrix (see matrixJson).
+ * or bytes for a matrix (see matrixJson). isPartial (cluster select only) adds the field.
  */
-export function envelope(res: QueryResult, elapsedMs: number): string | Buffer {
+export function envelope(res: QueryResult, elapsedMs: number, isPartial?: boolean): string | Buffer {
+  const head = isPartial === undefined ? '{"status":"success",' : `{"status":"success","isPartial":${isPartial},`;
   const stats = `"stats":{"seriesFetched":"${res.stats.seriesFetched}","executionTimeMsec":${Math.round(elapsedMs)}}`;
   let data: string;
   switch (res.type) {
@@ -160,7 +162,7 @@ export function envelope(res: QueryResult, elapsedMs: number): string | Buffer {
       data = `{"resultType":"vector","result":[${res.vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":[${formatTimestampSeconds(s.timestamp)},"${formatSampleValue(s.value)}"]}`).join(',')}]}`;
       break;
     case 'matrix':
-      return matrixJson('{"status":"success","data":{"resultType":"matrix","result":', res.matrix, `},${stats}}`);
+      return matrixJson(`${head}"data":{"resultType":"matrix","result":`, res.matrix, `},${stats}}`);
   }
-  return `{"status":"success","data":${data},${stats}}`;
+  return `${head}"data":${data},${stats}}`;
 }

@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import { formatDuration } from '../../lib/flags/index.ts';
 import { ParseError as QueryParseError } from '../../lib/promql/index.ts';
 import { QueryError } from '../../lib/query/index.ts';
-import { LimitExceededError, MatcherError } from '../../lib/storageapi/index.ts';
+import { LimitExceededError, MatcherError, NodeUnavailableError } from '../../lib/storageapi/index.ts';
 import { QueueTimeoutError } from './concurrency.ts';
 import { type SelectDeps } from './deps.ts';
 import { ApiError, badData } from './errors.ts';
@@ -21,6 +21,8 @@ export interface ReadContext {
   readonly deps: SelectDeps;
   /** remoteAddr is the client's `ip:port` (for the record of running queries). */
   readonly remoteAddr?: string;
+  /** partial, in a cluster, reports whether the request's answers so far lacked a storage node's data. */
+  readonly partial?: () => boolean;
 }
 
 class TimeoutReason extends Error {}
@@ -55,11 +57,15 @@ export async function runRead(
   let timer: NodeJS.Timeout | undefined;
   let release: (() => void) | undefined;
   try {
+    const scope = deps.scope?.(req, 'read');
     const timeoutMs = requestTimeout(params, deadline.maxMs(deps));
     timer = setTimeout(() => ac.abort(new TimeoutReason(`the request took longer than ${formatDuration(timeoutMs)}; see -${deadline.flag} and the timeout arg`)), timerMs(timeoutMs));
     release = await deps.limiter.acquire(deps.limits.maxQueueDurationMs, ac.signal);
     const port = req.socket.remotePort;
-    const out = await handler({ params, signal: ac.signal, now: deps.now(), deps, remoteAddr: port === undefined ? req.ip : `${req.ip}:${port}` });
+    const remoteAddr = port === undefined ? req.ip : `${req.ip}:${port}`;
+    const out = await handler(scope === undefined
+      ? { params, signal: ac.signal, now: deps.now(), deps, remoteAddr }
+      : { params, signal: ac.signal, now: deps.now(), deps: { ...deps, tenant: scope.tenant, storage: scope.storage }, remoteAddr, partial: () => scope.isPartial() });
     if (out === undefined || reply.sent) return;
     if (isStream(out)) {
       // Failures before the first byte (limits, deadlines, bad matchers) still get a proper error
@@ -74,7 +80,7 @@ export async function runRead(
       if (out.owned === true && Buffer.isBuffer(out.json)) freeWhenSent(reply, out.json);
       return reply.type('application/json').send(out.json);
     }
-    return reply.send(out);
+    return reply.send(scope === undefined ? out : withPartial(out, scope.isPartial()));
   } catch (err) {
     if (ac.signal.aborted && !(ac.signal.reason instanceof TimeoutReason)) return; // nobody is listening any more
     const e = toApiError(err, ac.signal);
@@ -89,6 +95,12 @@ export async function runRead(
     release?.();
     reply.raw.removeListener('close', onClose);
   }
+}
+
+/** withPartial adds the cluster's `isPartial` to a success envelope (DECISIONS.md "Success envelope"). */
+function withPartial(out: unknown, isPartial: boolean): unknown {
+  if (typeof out !== 'object' || out === null || (out as { status?: unknown }).status !== 'success') return out;
+  return { ...out, isPartial };
 }
 
 async function primed(stream: NodeJS.ReadableStream): Promise<Readable> {
@@ -153,5 +165,6 @@ export function toApiError(err: unknown, signal?: AbortSignal): ApiError {
   }
   if (err instanceof MatcherError) return new ApiError('bad_data', err.message, { cause: err });
   if (err instanceof QueueTimeoutError) return new ApiError('too_many_requests', err.message, { cause: err });
+  if (err instanceof NodeUnavailableError) return new ApiError('unavailable', err.message, { cause: err });
   return new ApiError('internal', (err as Error)?.message ?? String(err), { cause: err });
 }

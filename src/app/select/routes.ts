@@ -48,14 +48,31 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, Handler, ReadDeadline?
   ['/api/v1/status/top_queries', (c) => handleTopQueries(c)],
 ];
 
+/**
+ * SelectPaths says where the routes are served: the single node's paths by default; the cluster
+ * select serves the same routes under /select/<tenant>/prometheus and /delete/<tenant>/prometheus
+ * (SPEC D URL forms), with SelectDeps.scope reading the tenant.
+ */
+export interface SelectPaths {
+  /** readPrefixes: every READ_ROUTES path is served under each. */
+  readonly readPrefixes: readonly string[];
+  /** deletePrefixes: /api/v1/admin/tsdb/delete_series is served under each. */
+  readonly deletePrefixes: readonly string[];
+  readonly resetCachePath: string;
+}
+
+export const SINGLE_NODE_PATHS: SelectPaths = { readPrefixes: ['', '/prometheus'], deletePrefixes: ['', '/prometheus'], resetCachePath: '/internal/resetRollupResultCache' };
+
 /** registerSelectRoutes adds the read routes, delete_series and the cache reset to app. */
-export async function registerSelectRoutes(app: FastifyInstance, given: SelectDeps): Promise<void> {
+export async function registerSelectRoutes(app: FastifyInstance, given: SelectDeps, paths: SelectPaths = SINGLE_NODE_PATHS): Promise<void> {
   const deps: SelectDeps = given.queryStats !== undefined ? given : { ...given, queryStats: new QueryStats({ lastQueriesCount: 20_000, minQueryDurationMs: 1, now: given.now }) };
   await formBodiesOnly(app);
-  for (const prefix of ['', '/prometheus']) {
+  for (const prefix of paths.readPrefixes) {
     for (const [path, handler, deadline] of READ_ROUTES) {
       app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req, reply), deadline ?? QUERY_DEADLINE) });
     }
+  }
+  for (const prefix of paths.deletePrefixes) {
     app.route({
       method: ['POST', 'PUT'], url: `${prefix}/api/v1/admin/tsdb/delete_series`,
       config: { authKey: selectAuthKeys.delete, authKeyFlag: 'deleteAuthKey' },
@@ -63,7 +80,7 @@ export async function registerSelectRoutes(app: FastifyInstance, given: SelectDe
     });
   }
   app.route({
-    method: ['GET', 'POST', 'HEAD'], url: '/internal/resetRollupResultCache',
+    method: ['GET', 'POST', 'HEAD'], url: paths.resetCachePath,
     config: { authKey: selectAuthKeys.resetCache, authKeyFlag: 'search.resetCacheAuthKey' },
     handler: async (_req, reply) => {
       deps.cache.reset();
@@ -76,7 +93,9 @@ export async function registerSelectRoutes(app: FastifyInstance, given: SelectDe
 async function deleteSeries(req: FastifyRequest, reply: FastifyReply, deps: SelectDeps): Promise<FastifyReply> {
   const ac = new AbortController();
   try {
-    await handleDeleteSeries({ params: new RequestParams(req.query, req.body), signal: ac.signal, now: deps.now(), deps });
+    const scope = deps.scope?.(req, 'delete');
+    const d = scope === undefined ? deps : { ...deps, tenant: scope.tenant, storage: scope.storage };
+    await handleDeleteSeries({ params: new RequestParams(req.query, req.body), signal: ac.signal, now: deps.now(), deps: d });
     return reply.code(204).send();
   } catch (err) {
     const e = toApiError(err);

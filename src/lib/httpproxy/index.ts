@@ -8,5 +8,6 @@ export { PoolRegistry, type PoolOptions } from './pools.ts';
 export { decodeArgName, forcedArgsFromSearch, mergeQueryArgs, NO_FORCED_ARGS, QueryError, type ForcedArgs } from './query-args.ts';
 export { BodyReadError, BodyRelay, discardRestOfBody, prepareRequestBody, type RequestBody } from './request-body.ts';
 export { earlyResponseConnector, readResponseAfterWriteError } from './early-response.ts';
+export { sendPlain } from './responses.ts';
 export { cleanPath, encodePath, normalizeRequestPath, PathError, type NormalizedPath } from './request-path.ts';
 export { SharedSemaphore, type Acquisition } from './shared-semaphore.ts';

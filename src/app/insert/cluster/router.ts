@@ -1,0 +1,189 @@
+import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
+import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
+import { InsertError } from '../errors.ts';
+import { Placement, seriesHash } from './placement.ts';
+
+/** WriteNode is one storage node as the insert side sees it: its address and a client for it. */
+export interface WriteNode {
+  readonly name: string;
+  readonly inserter: Inserter;
+}
+
+/** RouterObserver is told what the router does (the binary turns it into metrics and log lines). */
+export interface RouterObserver {
+  /** rowsStored: a node acknowledged n rows. */
+  rowsStored(node: string, n: number): void;
+  /** rowsRerouted: n rows that rank node among their replicas went to other nodes instead. */
+  rowsRerouted(node: string, n: number): void;
+  nodeDown(node: string, err: unknown): void;
+  nodeUp(node: string): void;
+}
+
+export interface ShardRouterOptions {
+  readonly nodes: readonly WriteNode[];
+  /** replicationFactor: distinct nodes each row is written to (capped at the node count). */
+  readonly replicationFactor: number;
+  /** writeTimeoutMs: a node that has not acknowledged a batch by then is treated as down for it. */
+  readonly writeTimeoutMs: number;
+  readonly health?: HealthPolicy;
+  readonly now: () => number;
+  readonly timers?: Timers;
+  readonly observer?: Partial<RouterObserver>;
+}
+
+interface Node {
+  readonly name: string;
+  readonly inserter: Inserter;
+  readonly health: NodeHealth;
+  readonly recheck: Rechecker;
+  /** probe is a row the node failed to store, resent to it by the re-check. */
+  probe: { readonly tenant: Tenant; readonly row: MetricRow } | undefined;
+}
+
+interface Outcome {
+  readonly node: number;
+  readonly rows: readonly number[];
+  readonly err: unknown;
+}
+
+/**
+ * ShardRouter is the insert side's Inserter over the storage nodes. Each row goes to the first
+ * replicationFactor nodes of its series' ranking (placement.ts) that are in rotation. A node that
+ * fails or does not acknowledge within writeTimeoutMs leaves rotation (NodeHealth) and its rows go
+ * to their next nodes in the same call, so a dead or frozen node delays a batch by at most the
+ * timeout, once, and later batches not at all. A node out of rotation is re-checked in the
+ * background once its back-off has passed, traffic or not (Rechecker), by sending it again one row
+ * it failed to store; it returns to rotation when that row is acknowledged. Copies are idempotent:
+ * storage keeps one value per timestamp.
+ *
+ * addRows resolves once every row is held by replicationFactor distinct nodes, or, where fewer
+ * nodes of its ranking are alive, by every alive one (DECISIONS.md "Cluster write acknowledgement").
+ * It rejects with ERR_INSERT_UNAVAILABLE (503) when some row reached no node, and with a node's
+ * LimitExceededError after storing everything else, as a single node does.
+ */
+export class ShardRouter implements Inserter {
+  readonly #nodes: readonly Node[];
+  readonly #placement: Placement;
+  readonly #rf: number;
+  readonly #timeoutMs: number;
+  readonly #now: () => number;
+  readonly #timers: Timers;
+  readonly #obs: Partial<RouterObserver>;
+
+  constructor(o: ShardRouterOptions) {
+    if (!Number.isInteger(o.replicationFactor) || o.replicationFactor < 1) throw new Error(`replication factor must be a positive integer; got ${o.replicationFactor}`);
+    this.#placement = new Placement(o.nodes.map((n) => n.name));
+    this.#rf = Math.min(o.replicationFactor, o.nodes.length);
+    this.#timeoutMs = o.writeTimeoutMs;
+    this.#now = o.now;
+    this.#timers = o.timers ?? REAL_TIMERS;
+    this.#obs = o.observer ?? {};
+    this.#nodes = o.nodes.map((n, k) => {
+      const health = new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY);
+      const node: Node = {
+        name: n.name, inserter: n.inserter, health, probe: undefined,
+        recheck: new Rechecker({
+          health, now: o.now, timers: this.#timers,
+          check: async () => {
+            const p = node.probe;
+            if (p === undefined) throw new Error(`no row to re-check storage node ${n.name} with`);
+            await this.#send(k, p.tenant, [p.row]).catch((err: unknown) => {
+              if (!(err instanceof LimitExceededError)) throw err;
+            });
+          },
+          onUp: () => this.#obs.nodeUp?.(n.name),
+        }),
+      };
+      return node;
+    });
+  }
+
+  /** nodeStates reports which nodes are in rotation. */
+  nodeStates(): NodeState[] {
+    return this.#nodes.map((n) => ({ name: n.name, up: n.health.isUp }));
+  }
+
+  /** idle resolves once the background re-checks in flight have finished. */
+  async idle(): Promise<void> {
+    await Promise.all(this.#nodes.map((n) => n.recheck.idle()));
+  }
+
+  /** close stops the background re-checks (at shutdown). */
+  close(): void {
+    for (const n of this.#nodes) n.recheck.close();
+  }
+
+  async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
+    const count = rows.length;
+    if (count === 0) return;
+    const n = this.#nodes.length;
+    const rf = this.#rf;
+    const ranks = new Uint8Array(count * n);
+    for (let i = 0; i < count; i++) this.#placement.rank(seriesHash(tenant, rows[i]!.labels), ranks.subarray(i * n, i * n + n));
+    // Nodes this call may write to: those in rotation; when none is, all of them (trying beats refusing).
+    const usable = this.#nodes.map((x) => x.health.isUp);
+    if (!usable.includes(true)) usable.fill(true);
+    const skipped = this.#nodes.filter((_, k) => !usable[k]).map((x) => `${x.name}: out of rotation after a failure`);
+    const copies = new Uint8Array(count);
+    const cursor = new Uint8Array(count);
+    const rerouted = new Uint32Array(n);
+    const failures: string[] = [];
+    let limitError: LimitExceededError | undefined;
+    let pending: number[] = Array.from({ length: count }, (_, i) => i);
+    while (pending.length > 0) {
+      const batches = new Map<number, number[]>();
+      for (const i of pending) {
+        let need = rf - copies[i]!;
+        while (need > 0 && cursor[i]! < n) {
+          const pos = cursor[i]!++;
+          const k = ranks[i * n + pos]!;
+          if (!usable[k]) {
+            // Positions below rf are the row's own replicas: it is rerouted away from this node.
+            if (pos < rf) rerouted[k]!++;
+            continue;
+          }
+          let b = batches.get(k);
+          if (b === undefined) batches.set(k, (b = []));
+          b.push(i);
+          need--;
+        }
+      }
+      if (batches.size === 0) break;
+      const outcomes = await Promise.all([...batches].map(([k, idx]) => this.#send(k, tenant, idx.map((i) => rows[i]!)).then(
+        (): Outcome => ({ node: k, rows: idx, err: undefined }),
+        (err: unknown): Outcome => ({ node: k, rows: idx, err }),
+      )));
+      pending = [];
+      for (const o of outcomes) {
+        const node = this.#nodes[o.node]!;
+        if (o.err === undefined || o.err instanceof LimitExceededError) {
+          if (o.err !== undefined) limitError ??= o.err;
+          for (const i of o.rows) copies[i]!++;
+          this.#obs.rowsStored?.(node.name, o.rows.length);
+          if (node.health.succeeded()) this.#obs.nodeUp?.(node.name);
+          continue;
+        }
+        usable[o.node] = false;
+        failures.push(`${node.name}: ${(o.err as Error)?.message ?? String(o.err)}`);
+        if (node.health.failed(this.#now())) this.#obs.nodeDown?.(node.name, o.err);
+        node.probe = { tenant, row: rows[o.rows[0]!]! };
+        node.recheck.schedule();
+        rerouted[o.node]! += o.rows.length;
+        pending.push(...o.rows);
+      }
+    }
+    for (let k = 0; k < n; k++) if (rerouted[k]! > 0) this.#obs.rowsRerouted?.(this.#nodes[k]!.name, rerouted[k]!);
+    let lost = 0;
+    for (let i = 0; i < count; i++) if (copies[i] === 0) lost++;
+    if (lost > 0) {
+      const why = [...failures, ...skipped].join('; ');
+      throw new InsertError('ERR_INSERT_UNAVAILABLE', `cannot store ${lost} of ${count} rows: no storage node accepted them (${why})`);
+    }
+    if (limitError !== undefined) throw limitError;
+  }
+
+  #send(k: number, tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
+    const node = this.#nodes[k]!;
+    return callNode(node.name, `store ${rows.length} rows`, this.#timeoutMs, undefined, this.#timers, () => node.inserter.addRows(tenant, rows));
+  }
+}

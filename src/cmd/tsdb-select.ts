@@ -1,0 +1,93 @@
+// tsdb-select: the cluster query node — every read API of the single-node tsdb under
+// /select/<accountID[:projectID]>/prometheus/… (and /graphite/…), deletion under /delete/<tenant>/,
+// /admin/tenants, over every storage node of -storageNode (their select RPC port): answers are
+// merged, replicas deduplicated, and marked isPartial when more nodes are missing than
+// -replicationFactor covers (503 under -search.denyPartialResponse). Memory settings as for tsdb
+// (docs/DECISIONS.md, "Memory of the tsdb process"; STRATA_TSDB_NO_REEXEC=1 opts out here too).
+import { reexecTuned } from '../lib/process/reexec.ts';
+
+reexecTuned({
+  keyFlag: '--max-semi-space-size',
+  nodeFlags: ['--max-semi-space-size=4'],
+  env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
+  optOutVar: 'STRATA_TSDB_NO_REEXEC',
+});
+
+const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
+const { CLUSTER_PATHS, clusterScope, clusterSelectConfigFromFlags, FanoutStorage, fanoutObserver, registerTenantsRoute } = await import('../app/select/cluster/index.ts');
+const { exportNodeStates } = await import('../lib/cluster/index.ts');
+const { gauge } = await import('../lib/metrics/index.ts');
+const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
+const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
+const { SelectNodeClient } = await import('../lib/storagerpc/index.ts');
+type ClusterSelectConfig = import('../app/select/cluster/index.ts').ClusterSelectConfig;
+type VmalertProxy = import('../app/select/index.ts').VmalertProxy;
+
+const rt = startRuntime({ binary: 'tsdb-select', metricsPrefix: 'tsdb', defaultListenAddr: ':8481' });
+const log = rt.logger;
+
+let cfg: ClusterSelectConfig;
+try {
+  cfg = clusterSelectConfigFromFlags();
+} catch (err) {
+  process.stderr.write(`tsdb-select: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+
+const clients = cfg.nodes.map((address) => new SelectNodeClient({ address, timeoutMs: cfg.timeoutMs }));
+const fanout = new FanoutStorage({
+  nodes: clients.map((api, i) => ({ name: cfg.nodes[i]!, api })),
+  replicationFactor: cfg.replicationFactor,
+  denyPartialResponse: cfg.denyPartialResponse,
+  nodeTimeoutMs: cfg.timeoutMs,
+  dedupMs: cfg.dedupMs,
+  now: Date.now,
+  observer: fanoutObserver(log.child({ component: 'cluster' })),
+});
+exportNodeStates(() => fanout.nodeStates());
+
+const limits = selectLimitsFromFlags();
+const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
+gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
+gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
+let vmalert: VmalertProxy | undefined;
+try {
+  vmalert = vmalertProxyFromFlags(limits.maxQueryDurationMs);
+} catch (err) {
+  process.stderr.write(`tsdb-select: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+// Metric metadata (/api/v1/metadata) is kept where ingestion happens, on a single node; the
+// cluster's storage nodes do not hold it, so the select node answers none (docs/DECISIONS.md).
+const deps = {
+  // Requests read through their own scope (tenant from the path, partial-answer tracking);
+  // storage and tenant here serve nothing but the type.
+  storage: fanout.forRequest(), tenant: DEFAULT_TENANT,
+  limits, cache, now: Date.now,
+  limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
+  logger: log.child({ component: 'select' }),
+  queryStats: queryStatsFromFlags(), ...(vmalert === undefined ? {} : { vmalert }),
+  scope: clusterScope(fanout),
+};
+rt.server.register(async (app) => {
+  await registerSelectRoutes(app, deps, CLUSTER_PATHS);
+  registerTenantsRoute(app, deps, fanout);
+});
+
+const addr = await rt.server.listen().catch(async (err: unknown) => {
+  log.fatal({ err }, 'cannot start the http server');
+  await Promise.all(clients.map((c) => c.close()));
+  process.exit(1);
+});
+const port = addr.split(':').at(-1);
+log.info(`listening on http://${addr}`);
+log.info(`storage nodes: ${cfg.nodes.join(', ')}; replication factor ${cfg.replicationFactor}${cfg.denyPartialResponse ? '; partial answers denied' : ''}`);
+log.info(`query: curl 'http://localhost:${port}/select/0/prometheus/api/v1/query?query=up' (Grafana: a Prometheus data source at http://localhost:${port}/select/0/prometheus)`);
+
+await serveUntilSignal(rt, [
+  { name: 'storage node clients', stop: async () => {
+    fanout.close();
+    await fanout.idle();
+    await Promise.all(clients.map((c) => c.close()));
+  } },
+]);

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'undici';
+
+/**
+ * readConfigText reads a config (-auth.config, -ratelimit.config) from a local file or an http(s)
+ * URL (status 200 required); `what` names it in errors ("auth config"). Passwords in the URL are
+ * never shown.
+ */
+export async function readConfigText(location: string, what: string, timeoutMs = 30_000): Promise<string> {
+  if (/^https?:\/\//i.test(location)) {
+    let res;
+    try {
+      res = await request(location, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, maxRedirections: 0 } as Parameters<typeof request>[1]);
+    } catch (err) {
+      throw new Error(`cannot fetch ${what} from "${redactUrl(location)}": ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`cannot fetch ${what} from "${redactUrl(location)}": status ${res.statusCode}: ${text.slice(0, 200)}`);
+    return text;
+  }
+  try {
+    return await readFile(location, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${what} "${location}": ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** redactUrl hides the password of a URL (for logs and errors). */
+export function redactUrl(s: string): string {
+  try {
+    const u = new URL(s);
+    if (u.password !== '') u.password = 'secret';
+    return u.toString();
+  } catch {
+    return s;
+  }
+}

@@ -14,8 +14,13 @@ function resourceList(groupVersion: string, types: readonly ResourceType[]): unk
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };
 }
 
-/** discovery answers a discovery path, or returns undefined for other paths. */
-export function discovery(path: string, types: readonly ResourceType[]): unknown {
+/** APIGroup is a discovery entry of an API group (as /apis lists them). */
+export interface APIGroup {
+  readonly name: string;
+}
+
+/** discovery answers a discovery path, or returns undefined for other paths; /apis also lists extraGroups. */
+export function discovery(path: string, types: readonly ResourceType[], extraGroups: readonly APIGroup[] = []): unknown {
   const p = path.replace(/\/+$/, '');
   if (p === '/version') return { major: '1', minor: '35', gitVersion: 'v1.35.0-strata-fake', platform: 'linux/amd64' };
   if (p === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] };
@@ -26,7 +31,7 @@ export function discovery(path: string, types: readonly ResourceType[]): unknown
       const v = { groupVersion: gv, version };
       return { name, versions: [v], preferredVersion: v };
     });
-    return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+    return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups, ...extraGroups].sort((a, b) => a.name.localeCompare(b.name)) };
   }
   const m = /^\/apis\/([^/]+)\/([^/]+)$/.exec(p);
   if (m !== null) {

@@ -4,9 +4,15 @@
 // StatefulSet/Deployment/Pod readiness; validates objects (CRD schemas with CEL rules,
 // Kubernetes schemas), enforces an RBAC role for the operator's token, records what the
 // operator called, and can inject faults (409s, dropped watches, compaction).
+//
+// With an upstream (a real API server, test/realk8s), the strata.dev and apiextensions.k8s.io
+// groups are forwarded there instead (upstream.ts): the operator still talks to this one endpoint,
+// RBAC, the audit and injected faults still apply to its requests, and deleting a custom resource
+// there still collects its children here (remote-owners.ts).
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { crdFiles } from '../../operator/api/crd.ts';
 import { KubeApiError } from '../../operator/k8s/errors.ts';
@@ -14,13 +20,15 @@ import { newStore, simulateControllers } from '../../operator/k8s/fake/index.ts'
 import type { Admission, ObjectStore, Simulation, SimulationOptions } from '../../operator/k8s/fake/index.ts';
 import { evictPod } from '../../operator/k8s/fake/eviction.ts';
 import { hasK8sSchema, validateK8sObject } from '../../operator/k8s/fake/schemas.ts';
-import { apiVersionOf } from '../../operator/k8s/resources.ts';
+import { apiVersionOf, BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
 import { CrdValidator } from './crd-validator.ts';
 import type { CrdLike } from './crd-validator.ts';
 import { discovery } from './discovery.ts';
+import { RemoteOwners } from './remote-owners.ts';
 import { allowed, parseResourcePath, rbacResource, rbacVerb } from './routes.ts';
 import type { ParsedPath, PolicyRule } from './routes.ts';
+import { FORWARDED_TYPES, isForwardedPath, Upstream } from './upstream.ts';
 export type { PolicyRule } from './routes.ts';
 
 /** Fault is an injected failure for matching requests. */
@@ -39,6 +47,8 @@ export interface FakeApiServerOptions {
   readonly rbac?: readonly PolicyRule[];
   readonly operatorToken?: string;
   readonly simulation?: SimulationOptions;
+  /** upstream: the kubeconfig of a real API server that serves the forwarded groups (upstream.ts). */
+  readonly upstream?: KubeConfig;
 }
 
 /** AUDIT entries are "verb group/resource" strings (group empty for core). */
@@ -81,19 +91,31 @@ export class FakeApiServer {
   readonly #opts: FakeApiServerOptions;
   readonly #server: Server;
   readonly #open = new Set<ServerResponse>();
+  readonly #owners: RemoteOwners | undefined;
+  #upstream: Upstream | undefined;
   #url = '';
 
   constructor(opts: FakeApiServerOptions = {}) {
     this.#opts = opts;
-    const custom: Record<string, Admission[]> = {};
-    for (const [, text] of crdFiles()) {
-      const crd = load(text.replace(/^#.*\n/, '')) as CrdLike;
-      custom[crd.spec.names.kind] = [crdAdmission(crd)];
+    if (opts.upstream !== undefined) {
+      this.#owners = new RemoteOwners(opts.upstream, () => this.store.collectGarbage());
+      this.store = newStore({ gcDelayMs: 5, foreignOwner: (ref, ns) => this.#owners?.exists(ref, ns) }, null);
+    } else {
+      const custom: Record<string, Admission[]> = {};
+      for (const [, text] of crdFiles()) {
+        const crd = load(text.replace(/^#.*\n/, '')) as CrdLike;
+        custom[crd.spec.names.kind] = [crdAdmission(crd)];
+      }
+      this.store = newStore({ gcDelayMs: 5 }, custom);
     }
-    this.store = newStore({ gcDelayMs: 5 }, custom);
     for (const type of this.store.types()) if (type.group !== 'strata.dev') this.store.registerType(type, builtinAdmission);
     this.simulation = simulateControllers(this.store, opts.simulation);
     this.#server = createServer((req, res) => void this.#handle(req, res));
+  }
+
+  /** upstreamLog is what the watches of the real server's custom resources reported (for failure messages). */
+  upstreamLog(): string {
+    return (this.#owners?.log.entries ?? []).map((e) => `${e.level} ${e.msg} ${JSON.stringify(e.fields, (_k, v: unknown) => (v instanceof Error ? v.message : v))}`).join('\n');
   }
 
   /** url is the base URL once started. */
@@ -102,6 +124,11 @@ export class FakeApiServer {
   }
 
   async start(): Promise<string> {
+    if (this.#opts.upstream !== undefined) {
+      // A namespace is visible on the real server once this fake holds it.
+      this.#upstream = await Upstream.connect(this.#opts.upstream, (name) => this.store.get(BUILTIN.namespace, { namespace: '', name }) !== undefined);
+      this.#owners!.start();
+    }
     await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
     this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
     return this.#url;
@@ -110,6 +137,8 @@ export class FakeApiServer {
   async stop(): Promise<void> {
     this.simulation.stop();
     for (const r of this.#open) r.end();
+    await this.#upstream?.close();
+    await this.#owners?.stop();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -130,7 +159,7 @@ export class FakeApiServer {
     ].join('\n');
   }
 
-  /** failNext makes the next `count` matching requests fail with status. */
+  /** failNext makes the next `count` matching requests of the operator fail with status. */
   failNext(fault: Omit<Fault, 'count'> & { count?: number }): void {
     this.faults.push({ ...fault, count: fault.count ?? 1 });
   }
@@ -138,6 +167,7 @@ export class FakeApiServer {
   /** dropWatches ends every open watch stream (clients must resume). */
   dropWatches(): void {
     this.store.closeWatches();
+    this.#upstream?.dropWatches();
   }
 
   #send(res: ServerResponse, status: number, body: unknown): void {
@@ -145,7 +175,10 @@ export class FakeApiServer {
     res.end(JSON.stringify(body));
   }
 
-  #fault(method: string, path: string): Fault | undefined {
+  // fault finds an armed fault for a request; faults hit only the operator's requests (when it
+  // has a token), so that a scenario's own reads and writes do not use them up.
+  #fault(method: string, path: string, token: string): Fault | undefined {
+    if (this.#opts.operatorToken !== undefined && token !== this.#opts.operatorToken) return undefined;
     const f = this.faults.find((x) => x.count > 0 && (x.method === undefined || x.method === method) && (x.pathIncludes === undefined || path.includes(x.pathIncludes)));
     if (f !== undefined) f.count--;
     return f;
@@ -154,29 +187,47 @@ export class FakeApiServer {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
+    const upstream = this.#upstream;
     try {
-      const disc = discovery(url.pathname, this.store.types());
-      if (disc !== undefined) return this.#send(res, 200, disc);
-      const p = parseResourcePath(url.pathname, this.store.types());
+      const forwarded = upstream !== undefined && isForwardedPath(url.pathname);
+      if (!forwarded) {
+        // /apis also lists the real server's forwarded groups.
+        const extra = upstream !== undefined && url.pathname.replace(/\/+$/, '') === '/apis' ? await upstream.groups() : [];
+        const disc = discovery(url.pathname, this.store.types(), extra);
+        if (disc !== undefined) return this.#send(res, 200, disc);
+      }
+      const p = parseResourcePath(url.pathname, forwarded ? FORWARDED_TYPES : this.store.types());
+      const body = method === 'GET' ? undefined : await readBody(req);
+      // Discovery of a forwarded group (/apis/strata.dev/v1beta1) is open to every client, as upstream.
+      if (forwarded && p === undefined) return await upstream.forward({ method, path: url.pathname + url.search, headers: req.headers, body, clusterWide: false }, res);
       if (p === undefined) throw new KubeApiError(404, 'NotFound', `the server could not find the requested resource ${url.pathname}`);
       const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       this.#authorize(token, p.type.group, rbacResource(p), rbacVerb(method, p, watch));
       if (token === this.#opts.operatorToken && method === 'GET') this.scopes.add(`${rbacVerb(method, p, watch)} ${rbacResource(p)} ${p.type.namespaced ? (p.namespace ?? '*') : '-'}`);
       // Server-side apply that creates the object is also authorized as "create", as upstream does.
-      if (method === 'PATCH' && p.name !== undefined && p.subresource === undefined && this.store.get(p.type, { namespace: p.namespace ?? '', name: p.name }) === undefined) {
+      if (method === 'PATCH' && p.name !== undefined && p.subresource === undefined && !(await this.#exists(p, url.pathname))) {
         this.#authorize(token, p.type.group, rbacResource(p), 'create');
       }
-      const fault = this.#fault(method, url.pathname);
+      const fault = this.#fault(method, url.pathname, token);
       if (fault !== undefined) throw new KubeApiError(fault.status, fault.reason, `injected failure for ${method} ${url.pathname}`);
+      if (forwarded) {
+        const fwd = { method, path: url.pathname + url.search, headers: req.headers, body, clusterWide: p.type.namespaced && p.namespace === undefined };
+        return await (watch ? upstream.watch(fwd, res) : upstream.forward(fwd, res));
+      }
       if (watch) return this.#watch(res, p, url);
-      const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
-      const out = await this.#dispatch(method, p, url, body, req.headers['content-type'] ?? '', method === 'DELETE' ? await readBody(req) : undefined);
+      const out = await this.#dispatch(method, p, url, method === 'DELETE' ? undefined : body, req.headers['content-type'] ?? '', method === 'DELETE' ? body : undefined);
       this.#send(res, method === 'POST' ? 201 : 200, out);
     } catch (err) {
       const e = err instanceof KubeApiError ? err : new KubeApiError(500, 'InternalError', (err as Error).message);
-      this.#send(res, e.status, statusBody(e));
+      if (res.headersSent) res.destroy(e);
+      else this.#send(res, e.status, statusBody(e));
     }
+  }
+
+  async #exists(p: ParsedPath, path: string): Promise<boolean> {
+    if (this.#upstream !== undefined && isForwardedPath(path)) return this.#upstream.exists(path);
+    return this.store.get(p.type, { namespace: p.namespace ?? '', name: p.name ?? '' }) !== undefined;
   }
 
   #authorize(token: string, group: string, resource: string, verb: string): void {

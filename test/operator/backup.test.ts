@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
-import { cr, Env, NS } from './harness.ts';
+import { cr, Env, NS, REAL_CRS } from './harness.ts';
 
 let env: Env;
-beforeAll(async () => {
-  env = await new Env().start();
-  env.operator();
-});
-afterAll(async () => env.stop());
 
 interface Container {
   name: string;
@@ -19,12 +14,18 @@ interface Container {
 const podSpec = (name: string) => (env.store.get(BUILTIN.statefulSet, { namespace: NS, name })!['spec'] as { template: { spec: { containers: Container[]; initContainers?: Container[]; volumes: { name: string }[] } } }).template.spec;
 const backup = { destination: 's3://bucket/strata', credentialsSecret: { name: 's3', key: 'creds' }, retention: { keepLastDaily: 3 }, intervals: { monthly: false } };
 
-describe('backup and restore', { timeout: 90_000 }, () => {
+describe.each(REAL_CRS)('backup and restore (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+  beforeAll(async () => {
+    env = await new Env({ mode }).start();
+    env.operator();
+  });
+  afterAll(async () => env.stop());
+
   it('adds a backup sidecar sharing the data volume of a TSDBSingle, snapshotting its own Pod', async () => {
-    env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' } }));
+    await env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' } }));
     await env.waitFor('single Ready', () => env.ready('TSDBSingle', 'db'));
     expect(podSpec('tsdb-single-db').containers.map((c) => c.name)).toEqual(['tsdb']);
-    env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' }, backup }));
+    await env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' }, backup }));
     await env.waitFor('sidecar added', () => podSpec('tsdb-single-db').containers.length === 2);
     const sidecar = podSpec('tsdb-single-db').containers[1]!;
     expect(sidecar.image).toBe('strata/backupmanager:1.0.0');
@@ -37,7 +38,7 @@ describe('backup and restore', { timeout: 90_000 }, () => {
   });
 
   it('runs `backupmanager restore` as an init container when restore.onStart is set', async () => {
-    env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' }, backup: { ...backup, restore: { onStart: true } } }));
+    await env.apply(cr('TSDBSingle', 'db', { storage: { size: '5Gi' }, backup: { ...backup, restore: { onStart: true } } }));
     await env.waitFor('init container', () => (podSpec('tsdb-single-db').initContainers ?? []).length === 1);
     const init = podSpec('tsdb-single-db').initContainers![0]!;
     expect(init.name).toBe('restore');
@@ -47,7 +48,7 @@ describe('backup and restore', { timeout: 90_000 }, () => {
   });
 
   it('gives each cluster storage Pod its own destination folder', async () => {
-    env.apply(cr('TSDBCluster', 'c', { storage: { replicas: 2, backup: { destination: 'gs://b/c/', restore: { onStart: true } } }, select: { replicas: 1 }, insert: { replicas: 1 } }));
+    await env.apply(cr('TSDBCluster', 'c', { storage: { replicas: 2, backup: { destination: 'gs://b/c/', restore: { onStart: true } } }, select: { replicas: 1 }, insert: { replicas: 1 } }));
     await env.waitFor('cluster Ready', () => env.ready('TSDBCluster', 'c'));
     const spec = podSpec('tsdb-storage-c');
     expect(spec.containers[1]!.args).toContain('-dst=gs://b/c/$(POD_NAME)');
@@ -57,7 +58,7 @@ describe('backup and restore', { timeout: 90_000 }, () => {
     expect(env0).toContainEqual({ name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } });
   });
 
-  it('rejects a backup section without a destination (CRD schema)', () => {
-    expect(() => env.apply(cr('TSDBSingle', 'bad', { backup: { concurrency: 2 } }))).toThrow(/destination/);
+  it('rejects a backup section without a destination (CRD schema)', async () => {
+    await expect(env.apply(cr('TSDBSingle', 'bad', { backup: { concurrency: 2 } }))).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/destination/) });
   });
 });

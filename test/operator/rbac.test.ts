@@ -3,17 +3,13 @@ import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { ResourceType } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
 import { grants, PERMISSIONS } from '../../operator/rbac.ts';
-import { cr, Env, NS, podImage } from './harness.ts';
+import { cr, Env, NS, podImage, REAL_CRS } from './harness.ts';
 
 // The fake API server enforces PERMISSIONS for the operator's token (anything else is a 403)
-// and records every request. This scenario makes the operator use each permission once, so
-// the rules are both sufficient and minimal.
+// and records every request, also those it forwards to the real API server in mode real-crs.
+// This scenario makes the operator use each permission once, so the rules are both sufficient
+// and minimal.
 let env: Env;
-beforeAll(async () => {
-  env = await new Env().start();
-  env.operator();
-});
-afterAll(async () => env.stop());
 
 function stray(type: ResourceType, name: string, owner: KubeObject, body: Record<string, unknown>): void {
   env.store.create(type, {
@@ -24,21 +20,28 @@ function stray(type: ResourceType, name: string, owner: KubeObject, body: Record
   });
 }
 
-describe('operator RBAC', { timeout: 90_000 }, () => {
+describe.each(REAL_CRS)('operator RBAC (custom resources: %s)', { timeout: 90_000 }, (mode) => {
+  beforeAll(async () => {
+    env = await new Env({ mode }).start();
+    env.operator();
+  });
+  afterAll(async () => env.stop());
+
   it('uses exactly the permissions the chart grants', async () => {
     const spec = { storage: { replicas: 2, podDisruptionBudget: { maxUnavailable: 1 } }, select: { replicas: 1, horizontalPodAutoscaler: { maxReplicas: 3, targetCPUUtilizationPercentage: 80 } }, insert: { replicas: 1 } };
-    env.apply(cr('TSDBCluster', 'c', spec));
-    env.apply(cr('TSDBGateway', 'g', { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } }, rateLimit: { enabled: true, datasourceURL: 'http://ds:8481', limits: [{ type: 'queries', value: 10 }] } }));
-    env.apply(cr('TSDBSingle', 's', {}));
-    env.apply(cr('AuthProxy', 'p', { userSelector: {} }));
-    env.apply(cr('AuthProxyUser', 'u', { username: 'u', defaultURL: ['http://x'] }));
-    await env.waitFor('all Ready', () => env.ready('TSDBCluster', 'c') && env.ready('TSDBSingle', 's') && env.ready('TSDBGateway', 'g') && env.ready('AuthProxy', 'p') && env.phase('AuthProxyUser', 'u') === 'Accepted');
+    await env.apply(cr('TSDBCluster', 'c', spec));
+    await env.apply(cr('TSDBGateway', 'g', { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } }, rateLimit: { enabled: true, datasourceURL: 'http://ds:8481', limits: [{ type: 'queries', value: 10 }] } }));
+    await env.apply(cr('TSDBSingle', 's', {}));
+    await env.apply(cr('AuthProxy', 'p', { userSelector: {} }));
+    await env.apply(cr('AuthProxyUser', 'u', { username: 'u', defaultURL: ['http://x'] }));
+    const all = [{ kind: 'TSDBCluster', name: 'c' }, { kind: 'TSDBSingle', name: 's' }, { kind: 'TSDBGateway', name: 'g' }, { kind: 'AuthProxy', name: 'p' }];
+    await env.waitFor('all Ready', async () => (await env.allReady(all)) && (await env.phase('AuthProxyUser', 'u')) === 'Accepted');
     // Optional children go away when disabled (delete of PDB, HPA, ConfigMap).
-    env.apply(cr('TSDBCluster', 'c', { ...spec, image: { tag: '2' }, storage: { replicas: 2 }, select: { replicas: 1 } }));
-    env.apply(cr('TSDBGateway', 'g', { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } } }));
-    await env.waitFor('rolled out and pruned', () => podImage(env.store.get(BUILTIN.deployment, { namespace: NS, name: 'tsdb-insert-c' })) === 'strata/tsdb:2' && env.ready('TSDBCluster', 'c') && env.store.get(BUILTIN.configMap, { namespace: NS, name: 'tsdb-gateway-g-ratelimit' }) === undefined);
+    await env.apply(cr('TSDBCluster', 'c', { ...spec, image: { tag: '2' }, storage: { replicas: 2 }, select: { replicas: 1 } }));
+    await env.apply(cr('TSDBGateway', 'g', { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'c' } } }));
+    await env.waitFor('rolled out and pruned', async () => podImage(env.store.get(BUILTIN.deployment, { namespace: NS, name: 'tsdb-insert-c' })) === 'strata/tsdb:2' && (await env.ready('TSDBCluster', 'c')) && env.store.get(BUILTIN.configMap, { namespace: NS, name: 'tsdb-gateway-g-ratelimit' }) === undefined);
     // Children an older operator version created under other names are pruned too.
-    const owner = env.cr('TSDBCluster', 'c')!;
+    const owner = (await env.cr('TSDBCluster', 'c'))!;
     const template = { metadata: { labels: { x: 'old' } }, spec: { containers: [{ name: 'c', image: 'img' }] } };
     stray(BUILTIN.statefulSet, 'old-sts', owner, { spec: { serviceName: 'old', selector: { matchLabels: { x: 'old' } }, template, replicas: 0 } });
     stray(BUILTIN.deployment, 'old-dep', owner, { spec: { selector: { matchLabels: { x: 'old' } }, template, replicas: 0 } });

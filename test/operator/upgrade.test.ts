@@ -3,11 +3,11 @@
 // new resource, a spec change or an explicit opt-in moves a workload to the new defaults.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBuildInfo } from '../../src/lib/buildinfo/index.ts';
-import { BUILTIN, CUSTOM } from '../../operator/k8s/resources.ts';
+import { BUILTIN } from '../../operator/k8s/resources.ts';
 import type { ResourceType } from '../../operator/k8s/resources.ts';
 import type { KubeObject } from '../../operator/k8s/types.ts';
 import { MANAGED_SELECTOR } from '../../operator/labels.ts';
-import { cr, Env, NS, podImage, secret } from './harness.ts';
+import { cr, Env, NS, podImage, REAL_CRS, secret } from './harness.ts';
 import type { OperatorProcess } from './harness.ts';
 
 /** Operator "A": the previous release, whose default images were the 0.0.1 ones. */
@@ -35,7 +35,7 @@ const RESOURCES: { kind: string; name: string; spec: object; labels?: Record<str
   {
     kind: 'TSDBGateway',
     name: 'gw',
-    spec: { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'cluster' } }, auth: { publicKeys: [{ secretKeyRef: { name: 'jwt', key: 'key.pem' } }] }, rateLimit: { enabled: true, datasourceURL: 'http://tsdb-select-cluster.metrics.svc:8481/select/0/prometheus', limits: [{ type: 'queries', value: 10, resolution: 'minute' }] } },
+    spec: { eula: true, target: { ref: { kind: 'TSDBCluster', name: 'cluster' } }, auth: { publicKeys: [{ secretKeyRef: { name: 'jwt', key: 'key.pem' } }] }, rateLimit: { enabled: true, datasourceURL: `http://tsdb-select-cluster.${NS}.svc:8481/select/0/prometheus`, limits: [{ type: 'queries', value: 10, resolution: 'minute' }] } },
     images: { gateway: A.gateway },
   },
   { kind: 'AuthProxy', name: 'front', spec: { replicas: 2, userSelector: { matchLabels: { proxy: 'front' } } }, images: { authproxy: A.authproxy } },
@@ -44,13 +44,6 @@ const counted = ['TSDBSingle', 'TSDBCluster', 'TSDBGateway', 'AuthProxy'] as con
 
 let env: Env;
 let operatorB: OperatorProcess;
-beforeAll(async () => {
-  env = await new Env().start();
-});
-afterAll(async () => {
-  if (process.env['SHOW_OPERATOR_LOGS'] === '1') console.log(env.logs());
-  await env.stop();
-});
 
 // Everything of a child but what the API server and its controllers own (versions, status).
 function content(o: KubeObject): string {
@@ -64,23 +57,30 @@ function snapshotChildren(): Map<string, string> {
   return out;
 }
 const podUids = () => new Map(env.store.list(BUILTIN.pod, { namespace: NS }).items.map((p) => [p.metadata.name!, p.metadata.uid!]));
-const resolvedImages = (kind: string, name: string) => env.status<{ resolvedImages?: Record<string, string> }>(kind, name).resolvedImages;
+const resolvedImages = async (kind: string, name: string) => (await env.status<{ resolvedImages?: Record<string, string> }>(kind, name)).resolvedImages;
 const workload = (type: 'statefulSet' | 'deployment', name: string) => env.store.get(BUILTIN[type], { namespace: NS, name });
-const allReady = () => RESOURCES.every((r) => env.ready(r.kind, r.name));
+const allReady = () => env.allReady(RESOURCES);
 
-describe('operator upgrade with unchanged resources', { timeout: 120_000 }, () => {
+describe.each(REAL_CRS)('operator upgrade with unchanged resources (custom resources: %s)', { timeout: 120_000 }, (mode) => {
   let before: Map<string, string>;
   let podsBefore: Map<string, string>;
+  beforeAll(async () => {
+    env = await new Env({ mode }).start();
+  });
+  afterAll(async () => {
+    if (process.env['SHOW_OPERATOR_LOGS'] === '1') console.log(env.logs());
+    await env.stop();
+  });
 
   it('operator A brings every resource up and records the images it chose', async () => {
     env.store.create(BUILTIN.secret, secret('s3', { creds: '[default]\naws_access_key_id=x\n' }));
     env.store.create(BUILTIN.secret, secret('jwt', { 'key.pem': '-----BEGIN PUBLIC KEY-----\nA\n-----END PUBLIC KEY-----\n' }));
     env.store.create(BUILTIN.secret, secret('alice-pw', { password: 'a1' }));
-    env.apply(cr('AuthProxyUser', 'alice', { username: 'alice', passwordRef: { name: 'alice-pw', key: 'password' }, targets: [{ ref: { kind: 'TSDBCluster', name: 'cluster' }, component: 'select', tenant: '1:0' }] }, { proxy: 'front' }));
-    for (const r of RESOURCES) env.apply(cr(r.kind, r.name, r.spec, r.labels));
+    await env.apply(cr('AuthProxyUser', 'alice', { username: 'alice', passwordRef: { name: 'alice-pw', key: 'password' }, targets: [{ ref: { kind: 'TSDBCluster', name: 'cluster' }, component: 'select', tenant: '1:0' }] }, { proxy: 'front' }));
+    for (const r of RESOURCES) await env.apply(cr(r.kind, r.name, r.spec, r.labels));
     env.operatorProcess(A_FLAGS, false);
     await env.waitFor('all resources Ready under operator A', allReady, 60_000);
-    for (const r of RESOURCES) expect(resolvedImages(r.kind, r.name), `${r.kind}/${r.name}`).toEqual(r.images);
+    for (const r of RESOURCES) expect(await resolvedImages(r.kind, r.name), `${r.kind}/${r.name}`).toEqual(r.images);
     expect(podImage(workload('statefulSet', 'tsdb-storage-cluster'), 1)).toBe(A.backupmanager);
     before = snapshotChildren();
     podsBefore = podUids();
@@ -103,18 +103,18 @@ describe('operator upgrade with unchanged resources', { timeout: 120_000 }, () =
     expect(changes).toEqual([]);
     expect(snapshotChildren()).toEqual(before);
     expect(podUids()).toEqual(podsBefore);
-    for (const r of RESOURCES) expect(resolvedImages(r.kind, r.name), `${r.kind}/${r.name}`).toEqual(r.images);
-    expect(allReady()).toBe(true);
+    for (const r of RESOURCES) expect(await resolvedImages(r.kind, r.name), `${r.kind}/${r.name}`).toEqual(r.images);
+    expect(await allReady()).toBe(true);
     expect(await operatorB.reconciles('TSDBCluster', 'error')).toBe(0);
     expect(env.store.list(BUILTIN.event, { namespace: NS }).items.filter((e) => e['reason'] === 'PodReplaced')).toEqual([]);
   });
 
   it('gives a resource created after the upgrade the new defaults', async () => {
-    env.apply(cr('TSDBSingle', 'fresh', { backup: { destination: 's3://backups/fresh' } }));
+    await env.apply(cr('TSDBSingle', 'fresh', { backup: { destination: 's3://backups/fresh' } }));
     await env.waitFor('fresh TSDBSingle Ready', () => env.ready('TSDBSingle', 'fresh'));
     expect(podImage(workload('statefulSet', 'tsdb-single-fresh'))).toBe(B.tsdb);
     expect(podImage(workload('statefulSet', 'tsdb-single-fresh'), 1)).toBe(B.backupmanager);
-    expect(resolvedImages('TSDBSingle', 'fresh')).toEqual({ tsdb: B.tsdb, backup: B.backupmanager });
+    expect(await resolvedImages('TSDBSingle', 'fresh')).toEqual({ tsdb: B.tsdb, backup: B.backupmanager });
     // The images are the only place the operator version reaches: no label, annotation or flag.
     const children = CHILD_TYPES.flatMap((t) => env.store.list(t, { namespace: NS, labelSelector: 'app.kubernetes.io/instance=fresh' }).items);
     expect(children.map((o) => o.kind).sort()).toEqual(['Service', 'ServiceAccount', 'StatefulSet']);
@@ -124,22 +124,22 @@ describe('operator upgrade with unchanged resources', { timeout: 120_000 }, () =
   it('rolls a resource whose spec now pins an image tag, and only the pinned container', async () => {
     const pod = () => env.store.get(BUILTIN.pod, { namespace: NS, name: 'tsdb-single-single-0' });
     const uid = pod()!.metadata.uid;
-    env.apply(cr('TSDBSingle', 'single', { ...RESOURCES[0]!.spec, image: { tag: '0.0.2' } }));
-    await env.waitFor('pinned tag rolled out', () => podImage(workload('statefulSet', 'tsdb-single-single')) === 'strata/tsdb:0.0.2' && env.ready('TSDBSingle', 'single') && pod()?.metadata.uid !== uid);
+    await env.apply(cr('TSDBSingle', 'single', { ...RESOURCES[0]!.spec, image: { tag: '0.0.2' } }));
+    await env.waitFor('pinned tag rolled out', async () => podImage(workload('statefulSet', 'tsdb-single-single')) === 'strata/tsdb:0.0.2' && (await env.ready('TSDBSingle', 'single')) && pod()?.metadata.uid !== uid);
     expect(podImage(workload('statefulSet', 'tsdb-single-single'), 1)).toBe(A.backupmanager);
-    expect(resolvedImages('TSDBSingle', 'single')).toEqual({ tsdb: 'strata/tsdb:0.0.2', backup: A.backupmanager });
+    expect(await resolvedImages('TSDBSingle', 'single')).toEqual({ tsdb: 'strata/tsdb:0.0.2', backup: A.backupmanager });
     // Removing the tag again keeps the version it runs now: no downgrade to an older default.
     const generation = workload('statefulSet', 'tsdb-single-single')!.metadata.generation;
-    env.apply(cr('TSDBSingle', 'single', RESOURCES[0]!.spec));
+    await env.apply(cr('TSDBSingle', 'single', RESOURCES[0]!.spec));
     await env.waitFor('spec without tag observed', () => env.ready('TSDBSingle', 'single'));
     expect(workload('statefulSet', 'tsdb-single-single')!.metadata.generation).toBe(generation);
     expect(podImage(workload('statefulSet', 'tsdb-single-single'))).toBe('strata/tsdb:0.0.2');
   });
 
   it('moves a container to the new default when its recorded image is removed (opt-in)', async () => {
-    env.store.patch(CUSTOM.TSDBGateway!, { namespace: NS, name: 'gw' }, { status: { resolvedImages: { gateway: null } } }, 'status');
-    await env.waitFor('gateway on the new default', () => podImage(workload('deployment', 'tsdb-gateway-gw')) === B.gateway && env.ready('TSDBGateway', 'gw'));
-    expect(resolvedImages('TSDBGateway', 'gw')).toEqual({ gateway: B.gateway });
+    await env.patchCr('TSDBGateway', 'gw', { status: { resolvedImages: { gateway: null } } }, { subresource: 'status' });
+    await env.waitFor('gateway on the new default', async () => podImage(workload('deployment', 'tsdb-gateway-gw')) === B.gateway && (await env.ready('TSDBGateway', 'gw')));
+    expect(await resolvedImages('TSDBGateway', 'gw')).toEqual({ gateway: B.gateway });
     // The other resources still run what operator A gave them.
     expect(podImage(workload('deployment', 'authproxy-front'))).toBe(A.authproxy);
     expect(podImage(workload('deployment', 'tsdb-insert-cluster'))).toBe(A.tsdb);

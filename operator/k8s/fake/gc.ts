@@ -12,7 +12,7 @@ export function collectGarbage(store: ObjectStore): number {
       for (const obj of store.list(type).items) {
         const refs = obj.metadata.ownerReferences ?? [];
         if (refs.length === 0 || obj.metadata.deletionTimestamp !== undefined) continue;
-        if (refs.some((r) => store.findByUid(r.uid) !== undefined)) continue;
+        if (refs.some((r) => store.ownerExists(r, obj.metadata.namespace ?? ''))) continue;
         store.delete(type, { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name! });
         deleted++;
         changed = true;

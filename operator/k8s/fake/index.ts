@@ -22,10 +22,13 @@ export const assignClusterIp: Admission = ({ operation, object, old }) => {
   return { ...object, spec: { ...spec, clusterIP: ip } } as KubeObject;
 };
 
-/** newStore returns a store serving every built-in and strata.dev type the operator uses. */
-export function newStore(opts: StoreOptions = {}, customAdmissions: Readonly<Record<string, readonly Admission[]>> = {}): ObjectStore {
+/**
+ * newStore returns a store serving every built-in type the operator uses and, unless
+ * customAdmissions is null (another API server serves them), the strata.dev types.
+ */
+export function newStore(opts: StoreOptions = {}, customAdmissions: Readonly<Record<string, readonly Admission[]>> | null = {}): ObjectStore {
   const store = new ObjectStore(opts);
   for (const type of Object.values(BUILTIN)) store.registerType(type, ...(type.kind === 'Service' ? [assignClusterIp] : []));
-  for (const type of Object.values(CUSTOM)) store.registerType(type, ...(customAdmissions[type.kind] ?? []));
+  if (customAdmissions !== null) for (const type of Object.values(CUSTOM)) store.registerType(type, ...(customAdmissions[type.kind] ?? []));
   return store;
 }

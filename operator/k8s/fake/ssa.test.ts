@@ -17,6 +17,10 @@ describe('applyConfig', () => {
     f({ l: [1, 2, 3] }, { l: [4] }, [['op', ['["l"]']]], { l: [4] });
     // a field owned by two managers is kept when one drops it
     f({ a: 1, b: 2 }, { a: 1 }, [['op', ['["a"]', '["b"]']], ['other', ['["b"]']]], { a: 1, b: 2 });
+    // an object the manager stops applying goes with the fields nobody owns in it (defaults)...
+    f({ a: 1, hpa: { max: 3, min: 1 } }, { a: 1 }, [['op', ['["a"]', '["hpa","max"]']]], { a: 1 });
+    // ...unless another manager owns one of them: then only the dropped fields go
+    f({ a: 1, hpa: { max: 3, cpu: 80, min: 1 } }, { a: 1 }, [['op', ['["a"]', '["hpa","max"]', '["hpa","cpu"]']], ['other', ['["hpa","max"]']]], { a: 1, hpa: { max: 3, min: 1 } });
   });
 
   it('reports conflicts with other managers and transfers ownership', () => {

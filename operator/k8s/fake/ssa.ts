@@ -1,7 +1,8 @@
 // Server-side apply, simplified for the fake API server: the field set a manager owns is the set
 // of leaf paths of its last applied configuration; lists are atomic (replaced whole). Applying
 // removes fields the manager owned before and no longer sets (unless another manager owns
-// them), then merges the new configuration into the live object.
+// them), with the objects around them that nobody owns a field of any more, then merges the new
+// configuration into the live object.
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
@@ -76,8 +77,16 @@ export function applyConfig(live: JsonObject, cfg: JsonObject, manager: string, 
     }
   }
   const ownedByOthers = new Set([...next].filter(([m]) => m !== manager).flatMap(([, s]) => [...s]));
+  // A dropped field goes with its highest ancestor under which nobody owns a field any more, as
+  // upstream: an object the manager stops applying disappears with the fields nobody owns in it
+  // (defaults), unless another manager owns one of them.
+  const stillOwned = [...ownedByOthers, ...applied].map((p) => JSON.parse(p) as string[]);
+  const ownsUnder = (prefix: readonly string[]) => stillOwned.some((q) => q.length >= prefix.length && prefix.every((seg, i) => q[i] === seg));
   for (const p of next.get(manager) ?? []) {
-    if (!applied.has(p) && !ownedByOthers.has(p)) deletePath(merged, JSON.parse(p) as string[]);
+    if (applied.has(p) || ownedByOthers.has(p)) continue;
+    const segs = JSON.parse(p) as string[];
+    const depth = segs.findIndex((_, i) => !ownsUnder(segs.slice(0, i + 1)));
+    deletePath(merged, segs.slice(0, depth + 1));
   }
   mergeInto(merged, cfg);
   next.set(manager, applied);

@@ -94,6 +94,21 @@ describe('ObjectStore', () => {
     store.create(BUILTIN.configMap, { ...cm('late', {}), metadata: { name: 'late', namespace: 'ns', ownerReferences: [ref] } });
     await until(() => store.get(BUILTIN.configMap, key('late')) === undefined);
   });
+
+  it('asks foreignOwner about owners it does not serve, and keeps dependents it vouches for', () => {
+    const remote = new Map<string, boolean>([['live', true], ['gone', false]]);
+    const store = newStore({ foreignOwner: (ref) => (ref.apiVersion.startsWith('strata.dev/') ? remote.get(ref.uid) : undefined) }, null);
+    expect(store.types().some((t) => t.group === 'strata.dev')).toBe(false);
+    const child = (name: string, uid: string) => ({ ...cm(name, {}), metadata: { name, namespace: 'ns', ownerReferences: [{ apiVersion: 'strata.dev/v1beta1', kind: 'TSDBSingle', name: 'x', uid }] } });
+    store.create(BUILTIN.configMap, child('of-live', 'live'));
+    store.create(BUILTIN.configMap, child('of-gone', 'gone'));
+    // A local owner reference is still the store's to resolve.
+    store.create(BUILTIN.configMap, { ...cm('of-local', {}), metadata: { name: 'of-local', namespace: 'ns', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'nope', uid: 'nope' }] } });
+    expect(store.collectGarbage()).toBe(2);
+    expect(store.list(BUILTIN.configMap).items.map((o) => o.metadata.name)).toEqual(['of-live']);
+    remote.set('live', false);
+    expect(store.collectGarbage()).toBe(1);
+  });
 });
 
 describe('simulated controllers and eviction', () => {

@@ -9,7 +9,7 @@ import { typeId } from '../resources.ts';
 import type { ResourceType } from '../resources.ts';
 import { matches, parseSelector } from '../selector.ts';
 import type { Selector } from '../selector.ts';
-import type { KubeObject, ObjectKey } from '../types.ts';
+import type { KubeObject, ObjectKey, OwnerReference } from '../types.ts';
 import type { WatchEvent } from '../client.ts';
 import { collectGarbage, orphanDependents } from './gc.ts';
 import { applyConfig, leafPaths, mergePatch } from './ssa.ts';
@@ -25,6 +25,13 @@ export interface StoreOptions {
   readonly historyLimit?: number;
   /** gcDelayMs delays owner-reference garbage collection, as the real collector is asynchronous. */
   readonly gcDelayMs?: number;
+  /**
+   * foreignOwner decides whether an owner this store does not hold still exists (an owner served by
+   * another API server): true or false, or undefined when the reference is the store's own to resolve.
+   * An owner it cannot tell about yet must count as existing, as the real collector keeps a dependent
+   * until it has verified that the owner is gone.
+   */
+  readonly foreignOwner?: (ref: OwnerReference, namespace: string) => boolean | undefined;
 }
 
 /** StoreChange is reported to listeners (simulated controllers) after every write. */
@@ -66,6 +73,7 @@ export class ObjectStore {
   readonly #listeners = new Set<(change: StoreChange) => void>();
   readonly #now: () => number;
   readonly #gcDelayMs: number;
+  readonly #foreignOwner: StoreOptions['foreignOwner'];
   #rv = 1;
   #gcTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -73,6 +81,7 @@ export class ObjectStore {
     this.#now = opts.now ?? Date.now;
     this.#hub = new WatchHub(opts.historyLimit ?? 20_000);
     this.#gcDelayMs = opts.gcDelayMs ?? 0;
+    this.#foreignOwner = opts.foreignOwner;
   }
 
   /** registerType makes a type servable; admissions run in order on every create and update. */
@@ -346,6 +355,11 @@ export class ObjectStore {
   findByUid(uid: string): KubeObject | undefined {
     const loc = this.#uids.get(uid);
     return loc === undefined ? undefined : clone(this.#types.get(loc.typeId)!.objects.get(loc.key)!.obj);
+  }
+
+  /** ownerExists tells whether the owner a reference of an object in `namespace` names still exists. */
+  ownerExists(ref: OwnerReference, namespace: string): boolean {
+    return this.#foreignOwner?.(ref, namespace) ?? this.findByUid(ref.uid) !== undefined;
   }
 
   #scheduleGc(): void {

@@ -29,7 +29,12 @@ async function storage(dataDir: string, http: string, ins: string, sel: string):
 
 /** startStorage starts a storage node on fresh ports and a fresh data directory. */
 export async function startStorage(): Promise<StorageNode> {
-  return storage(await makeTempDir('cluster-storage'), '127.0.0.1:0', '127.0.0.1:0', '127.0.0.1:0');
+  return startStorageOn(await makeTempDir('cluster-storage'));
+}
+
+/** startStorageOn starts a storage node on fresh ports and a given data directory (a restored one, say). */
+export function startStorageOn(dataDir: string): Promise<StorageNode> {
+  return storage(dataDir, '127.0.0.1:0', '127.0.0.1:0', '127.0.0.1:0');
 }
 
 /** restartStorage starts a node again on the data directory and ports of one that has exited. */

@@ -26,7 +26,7 @@ const STANDALONE: Record<string, { readonly args: readonly string[]; readonly fi
   'src/cmd/gateway.ts': { args: ['-eula', '-read.url=http://127.0.0.1:8428', '-write.url=http://127.0.0.1:8428'] },
   'src/cmd/authproxy.ts': { args: ['-auth.config=/tmp/authproxy.yaml'], files: { '/tmp/authproxy.yaml': 'unauthorized_user:\n  url_prefix: "http://127.0.0.1:8428"\n' } },
   'src/cmd/backupmanager.ts': { args: ['-dst=fs:///tmp/backups', '-storageDataPath=/tmp/data', '-snapshot.createURL=http://127.0.0.1:8428/snapshot/create'] },
-  'operator/cmd/operator.ts': {
+  'src/cmd/operator.ts': {
     args: ['-kubeconfig=/tmp/kubeconfig', '-leaderElect=false'],
     // A cluster that is not there: the operator keeps retrying its watches and serves /health meanwhile.
     files: { '/tmp/kubeconfig': 'apiVersion: v1\nkind: Config\nclusters: [{name: none, cluster: {server: "https://127.0.0.1:9"}}]\ncontexts: [{name: none, context: {cluster: none, user: none, namespace: default}}]\ncurrent-context: none\nusers: [{name: none, user: {}}]\n' },

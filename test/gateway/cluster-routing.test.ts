@@ -1,14 +1,12 @@
 // The gateway in -clusterMode in front of recording upstreams (one for reads, one for writes):
 // every read and write API goes to the token's tenant path with the token's filters, whatever the
 // client sends and however it spells it; nothing else is forwarded.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
 import { call, type Reply } from '../tsdb/client.ts';
-import { killAll } from '../tsdb/harness.ts';
+import { killAll, makeTempDir, removeTempDirs } from '../tsdb/harness.ts';
 import { bearer, type Gateway, startGateway, startUpstream, type Upstream, writeKeyFile } from './harness.ts';
 
 const key = testKey('ES256');
@@ -23,7 +21,7 @@ let noTenant: string;
 const ACCESS = { tenant_id: { account_id: 12, project_id: 3 }, extra_labels: { team: 'a' }, extra_filters: ['{env="prod"}', '{env="dev",job="x"}'] };
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'gw-cluster-'));
+  const dir = await makeTempDir('gw-cluster');
   [reads, writes] = await Promise.all([startUpstream(), startUpstream()]);
   gw = await startGateway([
     '-enable.auth', '-clusterMode', `-read.url=${reads.url}/base/`, `-write.url=${writes.url}`, `-auth.publicKeyFiles=${await writeKeyFile(dir, 'k.pem', key.pem)}`,
@@ -38,6 +36,7 @@ afterAll(async () => {
   await gw?.stop();
   await Promise.all([reads?.close(), writes?.close()]);
   await killAll();
+  await removeTempDirs();
 });
 
 beforeEach(() => {

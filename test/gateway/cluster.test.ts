@@ -3,8 +3,7 @@
 // and write tokens cannot read; claim filters cannot be widened by client args in any position or
 // spelling; and vmagent scrapes the cluster into the cluster itself (tenant 0), which the gateway
 // reads as its datasource, so a rows_inserted per-minute limit turns writes into 429 while reads go on.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
@@ -40,7 +39,7 @@ beforeAll(async () => {
     `-promscrape.config=${scrape}`, `-remoteWrite.url=${insert.base}/insert/0/prometheus/api/v1/write`, `-remoteWrite.tmpDataPath=${join(dir, 'queue')}`,
     '-remoteWrite.flushInterval=200ms', `-httpListenAddr=127.0.0.1:${await freePort()}`,
   ], dir);
-  const keys = await mkdtemp(join(tmpdir(), 'gw-cluster-keys-'));
+  const keys = await makeTempDir('gw-cluster-keys');
   await writeFile(join(keys, 'limits.yaml'), 'limits:\n  - {type: rows_inserted, value: 40, resolution: minute, account_id: 3}\n');
   gw = await startGateway([
     '-enable.auth', '-clusterMode', `-read.url=${select.base}`, `-write.url=${insert.base}`, `-auth.publicKeyFiles=${await writeKeyFile(keys, 'k.pem', key.pem)}`,

@@ -1,24 +1,25 @@
 // Key sources from outside: PEM files and inline keys together (each key counts), an OpenID
 // Connect discovery endpoint whose keys rotate, and an endpoint that goes down.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
 import { call } from '../tsdb/client.ts';
-import { killAll } from '../tsdb/harness.ts';
+import { killAll, makeTempDir, removeTempDirs } from '../tsdb/harness.ts';
 import { bearer, metricValue, startGateway, startUpstream, type Upstream, writeKeyFile } from './harness.ts';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
-afterAll(killAll);
+afterAll(async () => {
+  await killAll();
+  await removeTempDirs();
+});
 
 describe('key sources', () => {
   it('loads two files and one inline key as three keys, each verifying its tokens', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gw-keys-'));
+    const dir = await makeTempDir('gw-keys');
     const [a, b, c] = [testKey('RS384'), testKey('ES512'), testKey('PS512')];
     const up = await startUpstream();
     const gw = await startGateway([
@@ -32,7 +33,7 @@ describe('key sources', () => {
   });
 
   it('refuses to start with a private key or an unreadable key file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gw-keys-'));
+    const dir = await makeTempDir('gw-keys');
     const k = testKey('RS256');
     const pem = k.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
     await expect(startGateway(['-enable.auth', '-read.url=http://127.0.0.1:1', `-auth.publicKeyFiles=${await writeKeyFile(dir, 'p.pem', pem)}`]))

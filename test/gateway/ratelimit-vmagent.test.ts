@@ -3,8 +3,7 @@
 // scrapes them into a real single-node tsdb, and the gateway reads usage from that tsdb: a
 // per-minute rows_inserted limit turns one tenant's writes into 429 while its reads go on.
 // (test/gateway/cluster.test.ts runs the same against the real cluster binaries.)
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
@@ -56,7 +55,7 @@ it('a rows_inserted per-minute limit measured through vmagent turns writes into 
   ], dir);
   await agent.waitForOutput(/static_configs: added targets: 1/, 30_000);
   const key = testKey('RS256');
-  const keyDir = await mkdtemp(join(tmpdir(), 'gw-vmagent-'));
+  const keyDir = await makeTempDir('gw-vmagent');
   await writeFile(join(keyDir, 'k.pem'), key.pem);
   await writeFile(join(keyDir, 'limits.yaml'), 'limits:\n  - {type: rows_inserted, value: 30, resolution: minute, account_id: 1}\n');
   const gw = await startGateway([

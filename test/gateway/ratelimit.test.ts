@@ -1,13 +1,12 @@
 // Rate limiting from outside (-enable.rateLimit, -clusterMode): limits from a file or URL, usage
 // from a datasource, 429s with Retry-After, reloads that keep the old config when the new one is
 // bad, and a datasource that is down never blocking traffic.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
 import { call, type Reply } from '../tsdb/client.ts';
-import { killAll } from '../tsdb/harness.ts';
+import { killAll, makeTempDir, removeTempDirs } from '../tsdb/harness.ts';
 import { bearer, type Gateway, metricValue, startGateway, startUpstream, type Upstream, writeKeyFile } from './harness.ts';
 
 const key = testKey('ES256');
@@ -15,7 +14,10 @@ const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
-afterAll(killAll);
+afterAll(async () => {
+  await killAll();
+  await removeTempDirs();
+});
 
 /** usage is what the fake datasource answers: metric name → tenant "acc:proj" → value. */
 type Usage = Record<string, Record<string, number>>;
@@ -34,7 +36,7 @@ async function fakeDatasource(usage: { current: Usage; failing?: boolean }): Pro
 }
 
 async function setup(config: string, usage: { current: Usage; failing?: boolean }, extraArgs: string[] = []) {
-  const dir = await mkdtemp(join(tmpdir(), 'gw-rl-'));
+  const dir = await makeTempDir('gw-rl');
   const configPath = join(dir, 'limits.yaml');
   await writeFile(configPath, config);
   const [up, ds] = await Promise.all([startUpstream(), fakeDatasource(usage)]);
@@ -107,7 +109,7 @@ describe('rate limiting', () => {
     // a gateway whose datasource is down from the start forwards everything
     const down = await startUpstream();
     await down.close();
-    const dir = await mkdtemp(join(tmpdir(), 'gw-rl-down-'));
+    const dir = await makeTempDir('gw-rl-down');
     const cfg = join(dir, 'l.yaml');
     await writeFile(cfg, CONFIG);
     const g2 = await startGateway(['-enable.auth', '-clusterMode', '-enable.rateLimit', `-read.url=${gw.base}`, `-write.url=http://127.0.0.1:1`, `-ratelimit.config=${cfg}`,

@@ -1,14 +1,11 @@
 // The token checks from outside: each kind of bad token is answered 401 "Unauthorized", counted
 // under its reason in gateway_auth_rejects_total and never forwarded.
 import { createHmac } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawToken, signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
 import { call } from '../tsdb/client.ts';
-import { killAll } from '../tsdb/harness.ts';
+import { killAll, makeTempDir, removeTempDirs } from '../tsdb/harness.ts';
 import { type Gateway, metricValue, startGateway, startUpstream, type Upstream, writeKeyFile } from './harness.ts';
 
 const fileKey = testKey('RS256');
@@ -19,7 +16,7 @@ let up: Upstream;
 let jwks: Upstream;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'gw-security-'));
+  const dir = await makeTempDir('gw-security');
   up = await startUpstream();
   jwks = await startUpstream((_s, res) => {
     res.setHeader('content-type', 'application/json');
@@ -35,6 +32,7 @@ afterAll(async () => {
   await gw?.stop();
   await Promise.all([up?.close(), jwks?.close()]);
   await killAll();
+  await removeTempDirs();
 });
 
 const now = () => Math.floor(Date.now() / 1000);

@@ -1,8 +1,6 @@
 // The gateway (single-node mode) in front of a real `tsdb`: tokens write only with their labels,
 // read only what their filters allow through every read API, cannot widen their filters from any
 // position or spelling of the args, and keep to their side (read / write).
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken, testKey } from '../../src/app/gateway/testdata/tokens.ts';
@@ -19,7 +17,7 @@ const NOW = Date.now();
 
 beforeAll(async () => {
   tsdb = await startTsdb(await makeTempDir('gw-single'));
-  const dir = await mkdtemp(join(tmpdir(), 'gw-single-keys-'));
+  const dir = await makeTempDir('gw-single-keys');
   gw = await startGateway(['-enable.auth', `-read.url=${tsdb.base}`, `-write.url=${tsdb.base}`, `-auth.publicKeyFiles=${await writeKeyFile(dir, 'k.pem', key.pem)}`]);
   const t = (access: object) => signToken(key, { access });
   Object.assign(tokens, {

@@ -5,8 +5,8 @@ import { NodeUnavailableError } from '../storageapi/errors.ts';
 import { checkTenant } from '../storageapi/tenant.ts';
 import { measure, unaryCall } from './client-call.ts';
 import { M_ADD_ROWS, SERVICE_INSERT } from './frame.ts';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type NodeClientOptions } from './options.ts';
-import { ConnectionPool } from './pool.ts';
+import { type NodeClientOptions } from './options.ts';
+import { clientPool, type ConnectionPool } from './pool.ts';
 import { ClientDictionary } from './rows-codec.ts';
 
 /** TARGET_FRAME_BYTES caps one addRows frame (a larger batch is sent as several pipelined calls). */
@@ -24,13 +24,7 @@ export class InsertNodeClient implements Inserter {
 
   constructor(opts: NodeClientOptions) {
     this.address = opts.address;
-    this.#timeoutMs = opts.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.#pool = new ConnectionPool({
-      address: opts.address,
-      service: SERVICE_INSERT,
-      maxConnections: opts.maxConnections ?? 1,
-      connectTimeoutMs: Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.#timeoutMs),
-    });
+    ({ timeoutMs: this.#timeoutMs, pool: this.#pool } = clientPool(opts, SERVICE_INSERT, 1));
   }
 
   /**

@@ -3,12 +3,28 @@
 
 import { NodeUnavailableError } from '../storageapi/errors.ts';
 import { ClientConnection, parseNodeAddress } from './client-connection.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type NodeClientOptions } from './options.ts';
 
 export interface PoolOptions {
   readonly address: string;
   readonly service: number;
   readonly maxConnections: number;
   readonly connectTimeoutMs: number;
+}
+
+/**
+ * clientPool resolves a client's options: its call timeout, and its pool of connections to the
+ * node's service (dialing bounded by the call timeout too).
+ */
+export function clientPool(opts: NodeClientOptions, service: number, defaultMaxConnections: number): { timeoutMs: number; pool: ConnectionPool } {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const pool = new ConnectionPool({
+    address: opts.address,
+    service,
+    maxConnections: opts.maxConnections ?? defaultMaxConnections,
+    connectTimeoutMs: Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, timeoutMs),
+  });
+  return { timeoutMs, pool };
 }
 
 export class ConnectionPool {

@@ -15,8 +15,8 @@ import {
   M_DELETE_SERIES, M_LABEL_NAMES, M_LABEL_VALUES, M_LIST_TENANTS, M_SEARCH_LABEL_SETS, M_SEARCH_SERIES, M_SERIES_COUNT, M_TSDB_STATUS,
   SERVICE_SELECT,
 } from './frame.ts';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type NodeClientOptions } from './options.ts';
-import { ConnectionPool } from './pool.ts';
+import { type NodeClientOptions } from './options.ts';
+import { clientPool, type ConnectionPool } from './pool.ts';
 import { SeriesStream, streamSeries } from './series-stream.ts';
 
 /**
@@ -32,13 +32,7 @@ export class SelectNodeClient implements StorageApi, TenantLister {
 
   constructor(opts: NodeClientOptions) {
     this.address = opts.address;
-    this.#timeoutMs = opts.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.#pool = new ConnectionPool({
-      address: opts.address,
-      service: SERVICE_SELECT,
-      maxConnections: opts.maxConnections ?? 4,
-      connectTimeoutMs: Math.min(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, this.#timeoutMs),
-    });
+    ({ timeoutMs: this.#timeoutMs, pool: this.#pool } = clientPool(opts, SERVICE_SELECT, 4));
   }
 
   #call<T>(method: number, tenant: Tenant | undefined, signal: AbortSignal, build: (w: ByteWriter) => void, decode: (r: ByteReader) => T): Promise<T> {

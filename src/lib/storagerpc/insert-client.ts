@@ -42,6 +42,8 @@ export class InsertNodeClient implements Inserter {
   /**
    * addKeyedRows is addRows for rows in columns (b.keys number series in b.table, which must only
    * grow): a series the connection has seen before costs no label work (ClientDictionary.encodeKeyed).
+   * b's arrays are read until the call settles, possibly after a caller's own timeout gave up on
+   * it (while the connection is being set up): pass arrays nothing else reuses.
    */
   async addKeyedRows(tenant: Tenant, b: KeyedRows): Promise<void> {
     await this.#write(tenant, b.length, (dict, w, from, maxFrame) => dict.encodeKeyed(w, tenant, b, from, maxFrame));

@@ -129,6 +129,11 @@ describe('ShardRouter', () => {
       expect(k.batches.length).toBe(2);
       for (const b of k.batches) expect(b.table).toBe(first.table);
     }
+    // Nodes get copies: a call still running after the router gave up on it never sees the
+    // parser reuse its arrays.
+    const seen = keyedNodes.flatMap((k) => k.batches.map((b) => Array.from(b.values.subarray(0, b.length))));
+    first.values.fill(-1);
+    expect(keyedNodes.flatMap((k) => k.batches.map((b) => Array.from(b.values.subarray(0, b.length))))).toEqual(seen);
     // A node without the keyed call gets rows: the same placement.
     const plain = setup(3, 2);
     await plain.router.addKeyedRows(T, keyedBatch(is));

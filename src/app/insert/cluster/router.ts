@@ -150,7 +150,9 @@ export class ShardRouter implements KeyedInserter {
       const node = this.#nodes[k]!;
       const keyed = node.inserter.addKeyedRows;
       if (keyed === undefined) return this.#send(k, tenant, idx.map(row));
-      const part = idx.length === count ? b : pick(b, idx);
+      // A copy, also of a whole batch: a call that timed out here may still encode it later (its
+      // connection was not ready), after the parser has reused b's arrays for other rows.
+      const part = pick(b, idx);
       return callNode(node.name, `store ${idx.length} rows`, this.#timeoutMs, undefined, this.#timers, () => keyed.call(node.inserter, tenant, part));
     });
   }
@@ -231,6 +233,7 @@ export class ShardRouter implements KeyedInserter {
 // pick copies rows idx of b into a batch of their own over the same key table.
 function pick(b: common.KeyedColumns, idx: readonly number[]): common.KeyedColumns {
   const m = idx.length;
+  if (m === b.length) return common.KeyedColumns.of(b.table, b.keys.slice(0, m), b.timestamps.slice(0, m), b.values.slice(0, m), m);
   const keys = new Int32Array(m);
   const ts = new Float64Array(m);
   const vs = new Float64Array(m);

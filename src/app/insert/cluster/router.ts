@@ -173,7 +173,9 @@ export class ShardRouter implements KeyedInserter {
     let limitError: LimitExceededError | undefined;
     let pending: number[] = Array.from({ length: count }, (_, i) => i);
     while (pending.length > 0) {
-      const batches = new Map<number, number[]>();
+      // batches[k] lists the rows going to node k in this round (an array per node: n is small).
+      const batches: (number[] | undefined)[] = new Array(n);
+      let nodesAsked = 0;
       for (const i of pending) {
         let need = rf - copies[i]!;
         while (need > 0 && cursor[i]! < n) {
@@ -184,14 +186,18 @@ export class ShardRouter implements KeyedInserter {
             if (pos < rf) rerouted[k]!++;
             continue;
           }
-          let b = batches.get(k);
-          if (b === undefined) batches.set(k, (b = []));
+          let b = batches[k];
+          if (b === undefined) {
+            batches[k] = b = [];
+            nodesAsked++;
+          }
           b.push(i);
           need--;
         }
       }
-      if (batches.size === 0) break;
-      const outcomes = await Promise.all([...batches].map(([k, idx]) => send(k, idx).then(
+      if (nodesAsked === 0) break;
+      const asked = batches.flatMap((idx, k) => (idx === undefined ? [] : [[k, idx] as const]));
+      const outcomes = await Promise.all(asked.map(([k, idx]) => send(k, idx).then(
         (): Outcome => ({ node: k, rows: idx, err: undefined }),
         (err: unknown): Outcome => ({ node: k, rows: idx, err }),
       )));

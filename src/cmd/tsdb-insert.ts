@@ -40,7 +40,10 @@ const router = new ShardRouter({
   observer: routerObserver(log.child({ component: 'cluster' })),
 });
 exportNodeStates(() => router.nodeStates());
-const insertOptions = { ...insertOptionsFromFlags(router, log.child({ component: 'insert' })), onInserted: countTenantRows };
+// Keyed parsing as on the single node: a series seen before reaches the router as a key number,
+// which it places and its node clients encode without touching the labels (ShardRouter.addKeyedRows).
+const seriesKeyBytes = rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.25);
+const insertOptions = { ...insertOptionsFromFlags(router, log.child({ component: 'insert' }), seriesKeyBytes), onInserted: countTenantRows };
 rt.server.register(async (app) => registerClusterInsertRoutes(app, insertOptions));
 
 const closeClients = () => Promise.all(clients.map((c) => c.close())).then(() => {});
@@ -71,4 +74,5 @@ await serveUntilSignal(rt, [
     await closeClients();
   } },
   { name: 'network receivers', stop: () => receivers.close() },
+  { name: 'parse workers', stop: () => insertOptions.parsePool?.close() },
 ]);

@@ -94,6 +94,9 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/storageapi': lib('regexp'),
   'src/lib/promql': lib('regexp'),
   'src/lib/protoparser': lib('storageapi'),
+  // Keyed parsing shared by the single node and the cluster's insert node: parse worker pool,
+  // key mirrors, influx key dictionaries, recent metadata lines.
+  'src/lib/keyedparse': lib('logger', 'metrics', 'protoparser', 'storageapi'),
   // The query engine sees storage only through the contract.
   'src/lib/query': lib('promql', 'regexp', 'storageapi'),
   'src/lib/storage': lib('storageapi'),
@@ -117,7 +120,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/app/gateway': [...APP_INFRA, ...lib('config', 'httpproxy', 'promql')],
   // insert and select reach the storage through the contract only: in-process, or the cluster's
   // routing over storagerpc clients that src/cmd wires in.
-  'src/app/insert': [...APP_INFRA, ...lib('cluster', 'protoparser', 'storageapi')],
+  'src/app/insert': [...APP_INFRA, ...lib('cluster', 'keyedparse', 'protoparser', 'storageapi')],
   // select → httpproxy: the rules/alerts calls are forwarded to vmalert.
   'src/app/select': [...APP_INFRA, ...lib('cluster', 'httpproxy', 'metadata', 'promql', 'protoparser', 'query', 'storageapi')],
   'src/app/storage': [...APP_INFRA, ...lib('memory', 'storage', 'storagerpc')],

@@ -3,9 +3,7 @@ import { type Logger } from '../../lib/logger/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter } from '../../lib/storageapi/index.ts';
 import { type InsertOptions } from './ingest.ts';
-import { KeyDictionaries } from './key-dictionaries.ts';
-import { ParsePool } from './parse-pool.ts';
-import { RecentMetadata } from './recent-metadata.ts';
+import { KeyDictionaries, ParsePool, RecentMetadata } from '../../lib/keyedparse/index.ts';
 
 const maxInsertRequestSize = sizeFlag('maxInsertRequestSize', '32MiB', 'Largest accepted ingestion request body, as sent and after decompression; larger ones get 413');
 const influxMeasurementFieldSeparator = stringFlag('influxMeasurementFieldSeparator', '_', 'Separator between an Influx measurement and field name in the resulting metric name');

@@ -4,7 +4,6 @@ export { classifyInsertError, InsertError, type InsertErrorCode } from './errors
 export { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
 export { insertOptionsFromFlags, receiverAddressesFromFlags, type ReceiverAddresses } from './flags.ts';
 export { ingestBody, type InsertOptions, type KeyedInserter, type TenantOf } from './ingest.ts';
-export { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 export { exposeGc, type Gc, YoungGarbage } from './young-garbage.ts';
 export { startReceivers, type Receivers } from './receivers.ts';
 export { INSERT_ROUTES, registerInsertRoutes } from './routes.ts';

@@ -5,9 +5,7 @@ import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError, InsertError } from './errors.ts';
 import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';
-import type { KeyDictionaries } from './key-dictionaries.ts';
-import type { ParsePool } from './parse-pool.ts';
-import type { RecentMetadata } from './recent-metadata.ts';
+import type { KeyDictionaries, ParsePool, RecentMetadata } from '../../lib/keyedparse/index.ts';
 import { hasInvalidTimestamp, InvalidRows } from './row-check.ts';
 
 const rowsInserted = counter('tsdb_rows_inserted_total', 'Rows accepted by ingestion routes and receivers, by format', ['type']);

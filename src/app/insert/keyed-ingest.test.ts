@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { common, remotewrite } from '../../lib/protoparser/index.ts';
 import { DEFAULT_TENANT, type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { type KeyedInserter } from './ingest.ts';
-import { KeyDictionaries } from './key-dictionaries.ts';
+import { KeyDictionaries } from '../../lib/keyedparse/index.ts';
 import { testInsertOptions } from './insert.test-helpers.ts';
 import { registerInsertRoutes } from './routes.ts';
 

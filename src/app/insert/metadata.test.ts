@@ -8,8 +8,7 @@ import { common, remotewrite } from '../../lib/protoparser/index.ts';
 import { type Inserter, type Tenant } from '../../lib/storageapi/index.ts';
 import { testInsertOptions } from './insert.test-helpers.ts';
 import { type InsertOptions } from './ingest.ts';
-import { ParsePool } from './parse-pool.ts';
-import { RecentMetadata } from './recent-metadata.ts';
+import { ParsePool, RecentMetadata } from '../../lib/keyedparse/index.ts';
 import { registerInsertRoutes } from './routes.ts';
 
 const apps: FastifyInstance[] = [];

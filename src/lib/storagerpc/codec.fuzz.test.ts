@@ -14,6 +14,7 @@ import {
 } from './codec.ts';
 import { readError, writeError } from './errors-codec.ts';
 import { finishFrame, type Frame, FrameDecoder, newFrame } from './frame.ts';
+import { SeriesKeyTable } from '../protoparser/common/series-keys.ts';
 import { ClientDictionary, ServerDictionary } from './rows-codec.ts';
 import { SeriesAssembler, seriesChunks } from './series-codec.ts';
 
@@ -158,6 +159,55 @@ describe('addRows payload', () => {
           expect(Array.from(got.rows.values, bits)).toEqual(rows.slice(from, next).map((r) => bits(r.value)));
           from = next;
         }
+      }
+    }));
+  });
+
+  it('carries keyed batches exactly, across tables, interleaved row calls, resets and frame limits', () => {
+    const keyedBatch = fc.record({
+      table: fc.integer({ min: 0, max: 1 }),
+      rows: fc.array(fc.record({ key: fc.nat(), timestamp: fc.integer({ min: 0, max: 2 ** 45 }), value: fc.oneof(fc.double(), fc.constant(STALE_NAN)) }), { maxLength: 30 }),
+      // rawKeys must name one label set each (the contract): derived from the labels.
+      alsoRows: fc.array(row.map((r) => (r.rawKey === undefined ? r : { ...r, rawKey: JSON.stringify(r.labels) })), { maxLength: 3 }),
+    });
+    fc.assert(fc.property(fc.array(labels, { minLength: 1, maxLength: 12 }), fc.array(keyedBatch, { maxLength: 6 }), fc.integer({ min: 300, max: 3000 }), (sets, batches, budget) => {
+      const tables = [new SeriesKeyTable(), new SeriesKeyTable()];
+      const client = new ClientDictionary(budget);
+      const server = new ServerDictionary(budget);
+      const check = (encode: (w: ByteWriter, from: number) => number, count: number, want: (i: number) => MetricRow) => {
+        for (let from = 0; from < count;) {
+          const w = new ByteWriter();
+          const next = encode(w, from);
+          expect(next).toBeGreaterThan(from);
+          const got = server.decode(reader(Buffer.from(w.copy()), 'rows'));
+          for (let i = 0; i < got.rows.length; i++) {
+            const r = want(from + i);
+            expect(got.rows.table.labels[got.rows.keys[i]!]).toEqual(r.labels);
+            expect(got.rows.timestamps[i]).toBe(r.timestamp);
+            expect(bits(got.rows.values[i]!)).toBe(bits(r.value));
+          }
+          from = next;
+        }
+      };
+      for (const b of batches) {
+        // Tables grow as parsers' do: a key is added before a batch names it.
+        const t = tables[b.table]!;
+        const keys = Int32Array.from(b.rows, (r) => {
+          const want = sets[r.key % sets.length]!;
+          const k = t.labels.findIndex((ls) => JSON.stringify(ls) === JSON.stringify(want));
+          if (k >= 0) return k;
+          t.labels.push(want);
+          t.rawKeys.push('');
+          return t.labels.length - 1;
+        });
+        // Columns at an offset into their buffers, as a subarray of a parser's arrays would be.
+        const ts = new Float64Array(keys.length + 3).subarray(3);
+        const vs = new Float64Array(keys.length + 3).subarray(3);
+        b.rows.forEach((r, i) => ((ts[i] = r.timestamp), (vs[i] = r.value)));
+        const cols = { length: keys.length, keys, timestamps: ts, values: vs, table: t };
+        check((w, from) => client.encodeKeyed(w, { accountID: 1, projectID: 2 }, cols, from, 1024), keys.length,
+          (i) => ({ labels: t.labels[keys[i]!]!, timestamp: ts[i]!, value: vs[i]! }));
+        check((w, from) => client.encode(w, { accountID: 1, projectID: 2 }, b.alsoRows, from, 1024), b.alsoRows.length, (i) => b.alsoRows[i]!);
       }
     }));
   });

@@ -1,5 +1,7 @@
 // InsertNodeClient: the storageapi Inserter of one storage node, over its insert port.
 
+import type { ByteWriter } from '../storage/encoding/bytes.ts';
+import type { KeyedRows } from '../storage/index.ts';
 import type { Inserter, MetricRow, Tenant } from '../storageapi/api.ts';
 import { NodeUnavailableError } from '../storageapi/errors.ts';
 import { checkTenant } from '../storageapi/tenant.ts';
@@ -34,21 +36,36 @@ export class InsertNodeClient implements Inserter {
    * then some or all of the rows may have been stored.
    */
   async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
+    await this.#write(tenant, rows.length, (dict, w, from, maxFrame) => dict.encode(w, tenant, rows, from, maxFrame));
+  }
+
+  /**
+   * addKeyedRows is addRows for rows in columns (b.keys number series in b.table, which must only
+   * grow): a series the connection has seen before costs no label work (ClientDictionary.encodeKeyed).
+   * b's arrays are read until the call settles, possibly after a caller's own timeout gave up on
+   * it (while the connection is being set up): pass arrays nothing else reuses.
+   */
+  async addKeyedRows(tenant: Tenant, b: KeyedRows): Promise<void> {
+    await this.#write(tenant, b.length, (dict, w, from, maxFrame) => dict.encodeKeyed(w, tenant, b, from, maxFrame));
+  }
+
+  // write sends count rows as pipelined addRows calls, each encoding rows [from…] until its frame is full.
+  async #write(tenant: Tenant, count: number, encode: (dict: ClientDictionary, w: ByteWriter, from: number, maxFrame: number) => number): Promise<void> {
     checkTenant(tenant);
-    if (rows.length === 0) return;
+    if (count === 0) return;
     await measure(this.address, M_ADD_ROWS, undefined, async () => {
       const conn = await this.#pool.acquire();
       const dict = (conn.dictionary ??= new ClientDictionary(conn.hello.dictionaryBytes));
       const maxFrame = Math.min(conn.hello.maxFrameBytes, TARGET_FRAME_BYTES);
       const calls: Promise<void>[] = [];
-      for (let from = 0; from < rows.length;) {
+      for (let from = 0; from < count;) {
         let next = from;
         const start = from;
         calls.push(unaryCall(conn, {
           method: M_ADD_ROWS,
           timeoutMs: this.#timeoutMs,
-          sizeHint: Math.min(maxFrame, (rows.length - start) * 20 + 1024),
-          build: (w) => void (next = dict.encode(w, tenant, rows, start, maxFrame)),
+          sizeHint: Math.min(maxFrame, (count - start) * 20 + 1024),
+          build: (w) => void (next = encode(dict, w, start, maxFrame)),
           decode: () => undefined,
         }));
         if (next === from) break; // the call failed before encoding a row; its promise says why

@@ -10,7 +10,7 @@
 
 import type { ByteReader } from '../storage/encoding/bytes.ts';
 import { ByteWriter } from '../storage/encoding/bytes.ts';
-import type { KeyedRows } from '../storage/index.ts';
+import type { KeyedRows, KeyTable } from '../storage/index.ts';
 import type { Labels, MetricRow, Tenant } from '../storageapi/api.ts';
 import { ownString, SeriesKeyTable } from '../protoparser/common/series-keys.ts';
 import { RpcProtocolError, readLabels, readTenant, writeLabels, writeTenant } from './codec.ts';
@@ -19,6 +19,8 @@ import { RpcProtocolError, readLabels, readTenant, writeLabels, writeTenant } fr
 export const ENTRY_OVERHEAD = 64;
 /** FLAG_RESET: the node drops its dictionary before reading the rows of this frame. */
 export const FLAG_RESET = 1;
+/** MAX_TABLES bounds the key tables encodeKeyed remembers numbers for. */
+const MAX_TABLES = 8;
 /** SAMPLE_BYTES is a row's share of the two columns: timestamp and value, f64 each. */
 const SAMPLE_BYTES = 16;
 
@@ -37,6 +39,10 @@ export class ClientDictionary {
   #size = 0;
   #bytes = 0;
   #resetPending = false;
+  // Per key table of encodeKeyed: its key numbers' dictionary numbers.
+  #ids = new Map<KeyTable, Int32Array>();
+  // The scratch's labels as a string (the #byBytes key), set by #lookup.
+  #bytesKey = '';
   /** resets counts how often the dictionary started over. */
   resets = 0;
   readonly #scratch = new ByteWriter(1024);
@@ -58,12 +64,7 @@ export class ClientDictionary {
    * written. Writes at least one row (labels too big for the budget alone are a RangeError).
    */
   encode(w: ByteWriter, tenant: Tenant, rows: readonly MetricRow[], from: number, maxFrameBytes: number): number {
-    writeTenant(w, tenant);
-    const flagsAt = w.pos;
-    w.writeU8(0);
-    const countAt = w.pos;
-    w.writeU32(0); // row count, patched below (fixed width: known only at the end)
-    if (this.#resetPending) this.#reset(w, flagsAt);
+    const flagsAt = this.#header(w, tenant);
     const room = rows.length - from;
     if (this.#ts.length < room) {
       this.#ts = new Float64Array(room);
@@ -77,49 +78,107 @@ export class ClientDictionary {
     for (let i = from; i < rows.length; i++, n++) {
       const row = rows[i]!;
       let key = row.labels === lastLabels ? lastKey : row.rawKey !== undefined ? (this.#byRaw.get(row.rawKey) ?? -1) : -1;
-      let defined: Uint8Array | undefined;
-      let bytesKey: string | undefined;
-      if (key < 0) {
-        const s = this.#scratch;
-        s.reset();
-        writeLabels(s, row.labels);
-        const k = s.buf.toString('latin1', 0, s.pos);
-        bytesKey = k;
-        key = this.#byBytes.get(k) ?? -1;
-        if (key < 0) defined = s.bytes();
-      }
+      if (key < 0) key = this.#lookup(row.labels);
       // Room for this row's key (a varint of at most 8 bytes), labels and both columns.
-      if (n > 0 && w.pos + 8 + (defined?.length ?? 0) + (n + 1) * SAMPLE_BYTES > maxFrameBytes) break;
-      if (defined !== undefined) {
-        const entry = ENTRY_OVERHEAD + defined.length;
-        if (this.#bytes + entry > this.maxBytes) {
-          if (entry > this.maxBytes) throw new RangeError(`the labels of one row take ${entry} bytes, above the node's series dictionary budget of ${this.maxBytes}`);
-          // The dictionary is full: the rows so far go in this frame; the next frame starts afresh.
-          if (n > 0) {
-            this.#resetPending = true;
-            break;
-          }
-          this.#reset(w, flagsAt);
-        }
-        key = this.#size++;
-        this.#bytes += entry;
-        this.#byBytes.set(bytesKey!, key);
-        w.writeUvarint(key);
-        w.writeBytes(defined);
-      } else {
-        w.writeUvarint(key);
-      }
+      if (n > 0 && w.pos + 8 + (key < 0 ? this.#scratch.pos : 0) + (n + 1) * SAMPLE_BYTES > maxFrameBytes) break;
+      if (key >= 0) w.writeUvarint(key);
+      else if ((key = this.#define(w, flagsAt, n)) < 0) break;
       if (row.rawKey !== undefined && !this.#byRaw.has(row.rawKey)) this.#byRaw.set(ownString(row.rawKey), key);
       ts[n] = row.timestamp;
       values[n] = row.value;
       lastLabels = row.labels;
       lastKey = key;
     }
-    w.buf.writeUInt32LE(n, countAt);
+    w.buf.writeUInt32LE(n, flagsAt + 1);
     // Columns as raw little-endian doubles: copied, never converted, so NaN payloads survive.
     w.writeBytes(new Uint8Array(ts.buffer, 0, n * 8));
     w.writeBytes(new Uint8Array(values.buffer, 0, n * 8));
     return from + n;
+  }
+
+  /**
+   * encodeKeyed is encode for rows in columns (b.keys number series in b.table): the same frame,
+   * with the dictionary numbers of b.table's keys remembered per table object, so a row whose
+   * series this connection has seen costs one array lookup and its columns are copied as bytes.
+   */
+  encodeKeyed(w: ByteWriter, tenant: Tenant, b: KeyedRows, from: number, maxFrameBytes: number): number {
+    const flagsAt = this.#header(w, tenant);
+    const { keys, table } = b;
+    let ids = this.#idsOf(table);
+    let n = 0;
+    for (let i = from; i < b.length; i++, n++) {
+      const k = keys[i]!;
+      let key = ids[k]!;
+      if (key < 0) key = this.#lookup(table.labels[k]!);
+      if (n > 0 && w.pos + 8 + (key < 0 ? this.#scratch.pos : 0) + (n + 1) * SAMPLE_BYTES > maxFrameBytes) break;
+      if (key >= 0) {
+        w.writeUvarint(key);
+      } else {
+        const resets = this.resets;
+        if ((key = this.#define(w, flagsAt, n)) < 0) break;
+        if (this.resets !== resets) ids = this.#idsOf(table); // the dictionary started over: so did its numbers
+      }
+      ids[k] = key;
+    }
+    w.buf.writeUInt32LE(n, flagsAt + 1);
+    const at = (a: Float64Array) => new Uint8Array(a.buffer, a.byteOffset + from * 8, n * 8);
+    w.writeBytes(at(b.timestamps));
+    w.writeBytes(at(b.values));
+    return from + n;
+  }
+
+  // header writes the tenant, the flags byte and a row count to patch (at the returned offset + 1).
+  #header(w: ByteWriter, tenant: Tenant): number {
+    writeTenant(w, tenant);
+    const flagsAt = w.pos;
+    w.writeU8(0);
+    w.writeU32(0); // row count, patched by the caller (fixed width: known only at the end)
+    if (this.#resetPending) this.#reset(w, flagsAt);
+    return flagsAt;
+  }
+
+  // lookup encodes labels into the scratch writer and returns their dictionary number, or -1 when
+  // the dictionary does not hold them yet (the scratch then holds the bytes #define sends).
+  #lookup(labels: Labels): number {
+    const s = this.#scratch;
+    s.reset();
+    writeLabels(s, labels);
+    this.#bytesKey = s.buf.toString('latin1', 0, s.pos);
+    return this.#byBytes.get(this.#bytesKey) ?? -1;
+  }
+
+  // define numbers the labels #lookup left in the scratch and writes number and labels; returns -1 when
+  // the dictionary is full and the frame already holds n > 0 rows (the next frame starts afresh).
+  #define(w: ByteWriter, flagsAt: number, n: number): number {
+    const defined = this.#scratch.bytes();
+    const entry = ENTRY_OVERHEAD + defined.length;
+    if (this.#bytes + entry > this.maxBytes) {
+      if (entry > this.maxBytes) throw new RangeError(`the labels of one row take ${entry} bytes, above the node's series dictionary budget of ${this.maxBytes}`);
+      if (n > 0) {
+        this.#resetPending = true;
+        return -1;
+      }
+      this.#reset(w, flagsAt);
+    }
+    const key = this.#size++;
+    this.#bytes += entry;
+    this.#byBytes.set(this.#bytesKey, key);
+    w.writeUvarint(key);
+    w.writeBytes(defined);
+    return key;
+  }
+
+  // idsOf returns table's key number → dictionary number array (-1: not known), grown to the
+  // table's size. A few tables are remembered (parsers start new ones rarely); past that all are dropped.
+  #idsOf(table: KeyTable): Int32Array {
+    let ids = this.#ids.get(table);
+    const size = table.labels.length;
+    if (ids !== undefined && ids.length >= size) return ids;
+    const grown = new Int32Array(Math.max(size, 2 * (ids?.length ?? 0), 64)).fill(-1);
+    if (ids !== undefined) grown.set(ids);
+    else if (this.#ids.size >= MAX_TABLES) this.#ids.clear();
+    this.#ids.set(table, grown);
+    return grown;
   }
 
   /** forceReset makes the next frame start a fresh dictionary (after a frame that was built but not sent). */
@@ -131,6 +190,7 @@ export class ClientDictionary {
     w.buf[flagsAt] = FLAG_RESET;
     this.#byRaw = new Map();
     this.#byBytes = new Map();
+    this.#ids = new Map();
     this.#size = 0;
     this.#bytes = 0;
     this.#resetPending = false;

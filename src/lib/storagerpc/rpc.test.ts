@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySearcher } from '../query/memory-searcher.ts';
 import type { Inserter, Label, LabelMatcher, MetricRow, SearchQuery, SeriesSamples, StorageApi, Tenant, TenantLister, TimeRange } from '../storageapi/api.ts';
 import { MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';
+import { SeriesKeyTable } from '../protoparser/common/series-keys.ts';
 import { InsertNodeClient, SelectNodeClient, serveInsertRpc, serveSelectRpc, type RpcServer } from './index.ts';
 import { writeString } from './codec.ts';
 import { finishFrame, newFrame, PROTOCOL_VERSION, SERVICE_SELECT, T_HELLO_OK } from './frame.ts';
@@ -369,6 +370,29 @@ describe('addRows', () => {
     expect(got.size).toBe(200 + 4 * 50);
     expect(got.get('7')).toEqual([7, 7, 7, 7]);
     expect(got.get('3049')).toEqual([3049]);
+  });
+
+  it('stores keyed batches exactly, mixed with row calls, across frame splits and dictionary resets', async () => {
+    const { storage, client } = await insertNode({ dictionaryBytes: 8 * 1024, maxFrameBytes: 16 * 1024 });
+    const table = new SeriesKeyTable();
+    for (let round = 0; round < 4; round++) {
+      // The table grows as a parser's does; each round names old and new keys.
+      const rows = rowsOf(300, 0, 1000 + round);
+      for (let i = table.labels.length; i < 150 + 50 * round; i++) {
+        table.labels.push(rows[i]!.labels);
+        table.rawKeys.push('');
+      }
+      const n = table.labels.length;
+      const keys = Int32Array.from({ length: n }, (_, i) => n - 1 - i);
+      const b = { length: n, keys, timestamps: new Float64Array(n).fill(1000 + round), values: Float64Array.from(keys), table };
+      await client.addKeyedRows(T, b);
+      await client.addRows(T, rowsOf(20, 1000 + round * 20, 1000 + round));
+    }
+    const got = await stored(storage);
+    expect(got.size).toBe(300 + 80);
+    expect(got.get('7')).toEqual([7, 7, 7, 7]);
+    expect(got.get('299')).toEqual([299]);
+    expect(got.get('1061')).toEqual([1061]);
   });
 
   it('holds back a connection with too many writes running instead of failing them', async () => {

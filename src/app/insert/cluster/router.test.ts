@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOWN, FaultyNode, FROZEN, OK, slow } from '../../../lib/cluster/testing/faulty-node.ts';
 import { MemorySearcher } from '../../../lib/query/index.ts';
+import { common } from '../../../lib/protoparser/index.ts';
 import { type Labels, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
 import { InsertError } from '../errors.ts';
 import { Placement, seriesHash } from './placement.ts';
@@ -34,8 +35,42 @@ afterEach(async () => {
   }
 });
 
-function setup(n: number, rf: number) {
+// keyedBatch numbers series 0…n-1 in a key table of their own, rows in the order of is.
+function keyedBatch(is: readonly number[], ts = 1000): common.KeyedColumns {
+  const table = new common.SeriesKeyTable();
+  const b = new common.KeyedColumns(is.length, table);
+  for (const i of is) {
+    while (table.labels.length <= i) {
+      table.labels.push(labels(table.labels.length));
+      table.rawKeys.push('');
+    }
+    b.push(i, ts, i);
+  }
+  return b;
+}
+
+// KeyedNode gives a FaultyNode the keyed call of storagerpc's client (faults apply to it alike),
+// recording the batches it was handed.
+class KeyedNode {
+  readonly name: string;
+  readonly node: FaultyNode;
+  readonly batches: common.KeyedColumns[] = [];
+  constructor(node: FaultyNode) {
+    this.name = node.name;
+    this.node = node;
+  }
+  addRows(t: Tenant, rows: readonly MetricRow[]): Promise<void> {
+    return this.node.addRows(t, rows);
+  }
+  addKeyedRows(t: Tenant, b: common.KeyedColumns): Promise<void> {
+    this.batches.push(b);
+    return this.node.addRows(t, b.toRows());
+  }
+}
+
+function setup(n: number, rf: number, keyed = false) {
   const nodes = Array.from({ length: n }, (_, i) => new FaultyNode(`s${i}:8400`, new MemorySearcher()));
+  const keyedNodes = nodes.map((x) => new KeyedNode(x));
   const ev: Events = { stored: new Map(), rerouted: new Map(), down: [], up: [] };
   const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
   const observer: Partial<RouterObserver> = {
@@ -44,7 +79,7 @@ function setup(n: number, rf: number) {
     nodeDown: (node) => ev.down.push(node),
     nodeUp: (node) => ev.up.push(node),
   };
-  const router = new ShardRouter({ nodes: nodes.map((x) => ({ name: x.name, inserter: x })), replicationFactor: rf, writeTimeoutMs: TIMEOUT, health: BACKOFF, now: Date.now, observer });
+  const router = new ShardRouter({ nodes: nodes.map((x, k) => ({ name: x.name, inserter: keyed ? keyedNodes[k]! : x })), replicationFactor: rf, writeTimeoutMs: TIMEOUT, health: BACKOFF, now: Date.now, observer });
   routers.push({ nodes, router });
   const mem = (k: number) => nodes[k]!.backend as MemorySearcher;
   // held counts the samples node k holds.
@@ -68,7 +103,7 @@ function setup(n: number, rf: number) {
     placement.rank(seriesHash(T, labels(i)), o);
     return [...o];
   };
-  return { nodes, router, ev, mem, held, holders, ranking };
+  return { nodes, keyedNodes, router, ev, mem, held, holders, ranking };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,6 +115,44 @@ describe('ShardRouter', () => {
     for (let i = 0; i < 60; i++) expect(await holders(i)).toEqual(ranking(i).slice(0, 2).sort());
     expect([...ev.stored.values()].reduce((a, b) => a + b)).toBe(120);
     expect(ev.rerouted.size).toBe(0);
+  });
+
+  it('places keyed batches exactly as rows, handing each node its share in columns over the same table', async () => {
+    const { router, holders, ranking, keyedNodes } = setup(3, 2, true);
+    // Series repeat within and across batches: the second batch places them from the cache.
+    const is = Array.from({ length: 90 }, (_, j) => (j * 7) % 60);
+    const first = keyedBatch(is);
+    await router.addKeyedRows(T, first);
+    await router.addKeyedRows(T, common.KeyedColumns.of(first.table, first.keys, Float64Array.from(is, () => 2000), first.values, first.length));
+    for (let i = 0; i < 60; i++) expect(await holders(i)).toEqual(ranking(i).slice(0, 2).sort());
+    for (const k of keyedNodes) {
+      expect(k.batches.length).toBe(2);
+      for (const b of k.batches) expect(b.table).toBe(first.table);
+    }
+    // Nodes get copies: a call still running after the router gave up on it never sees the
+    // parser reuse its arrays.
+    const seen = keyedNodes.flatMap((k) => k.batches.map((b) => Array.from(b.values.subarray(0, b.length))));
+    first.values.fill(-1);
+    expect(keyedNodes.flatMap((k) => k.batches.map((b) => Array.from(b.values.subarray(0, b.length))))).toEqual(seen);
+    // A node without the keyed call gets rows: the same placement.
+    const plain = setup(3, 2);
+    await plain.router.addKeyedRows(T, keyedBatch(is));
+    for (let i = 0; i < 60; i++) expect(await plain.holders(i)).toEqual(ranking(i).slice(0, 2).sort());
+  });
+
+  it('reroutes keyed rows of a node that is down, as it does rows', async () => {
+    const { nodes, router, holders, ev, ranking } = setup(3, 2, true);
+    nodes[1]!.setMode(DOWN);
+    await router.addKeyedRows(T, keyedBatch(Array.from({ length: 60 }, (_, i) => i)));
+    let moved = 0;
+    for (let i = 0; i < 60; i++) {
+      const h = await holders(i);
+      expect(h).toHaveLength(2);
+      expect(h).not.toContain(1);
+      if (ranking(i).slice(0, 2).includes(1)) moved++;
+    }
+    expect(ev.rerouted.get('s1:8400')).toBe(moved);
+    expect(router.nodeStates()[1]!.up).toBe(false);
   });
 
   it('caps the factor at the node count', async () => {

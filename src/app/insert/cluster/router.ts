@@ -1,12 +1,23 @@
 import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
+import { common } from '../../../lib/protoparser/index.ts';
 import { InsertError } from '../errors.ts';
+import { type KeyedInserter } from '../ingest.ts';
+import { KeyRanks } from './key-ranks.ts';
 import { Placement, seriesHash } from './placement.ts';
 
 /** WriteNode is one storage node as the insert side sees it: its address and a client for it. */
 export interface WriteNode {
   readonly name: string;
-  readonly inserter: Inserter;
+  readonly inserter: NodeInserter;
+}
+
+/**
+ * NodeInserter is a storage node's Inserter; addKeyedRows, when it has one, takes rows in columns
+ * over a key table that only grows (storagerpc's InsertNodeClient does), with addRows' guarantees.
+ */
+export interface NodeInserter extends Inserter {
+  addKeyedRows?(tenant: Tenant, batch: common.KeyedColumns): Promise<void>;
 }
 
 /** RouterObserver is told what the router does (the binary turns it into metrics and log lines). */
@@ -33,7 +44,7 @@ export interface ShardRouterOptions {
 
 interface Node {
   readonly name: string;
-  readonly inserter: Inserter;
+  readonly inserter: NodeInserter;
   readonly health: NodeHealth;
   readonly recheck: Rechecker;
   /** probe is a row the node failed to store, resent to it by the re-check. */
@@ -61,9 +72,10 @@ interface Outcome {
  * It rejects with ERR_INSERT_UNAVAILABLE (503) when some row reached no node, and with a node's
  * LimitExceededError after storing everything else, as a single node does.
  */
-export class ShardRouter implements Inserter {
+export class ShardRouter implements KeyedInserter {
   readonly #nodes: readonly Node[];
   readonly #placement: Placement;
+  readonly #keyRanks: KeyRanks;
   readonly #rf: number;
   readonly #timeoutMs: number;
   readonly #now: () => number;
@@ -73,6 +85,7 @@ export class ShardRouter implements Inserter {
   constructor(o: ShardRouterOptions) {
     if (!Number.isInteger(o.replicationFactor) || o.replicationFactor < 1) throw new Error(`replication factor must be a positive integer; got ${o.replicationFactor}`);
     this.#placement = new Placement(o.nodes.map((n) => n.name));
+    this.#keyRanks = new KeyRanks(this.#placement);
     this.#rf = Math.min(o.replicationFactor, o.nodes.length);
     this.#timeoutMs = o.writeTimeoutMs;
     this.#now = o.now;
@@ -117,9 +130,38 @@ export class ShardRouter implements Inserter {
     const count = rows.length;
     if (count === 0) return;
     const n = this.#nodes.length;
-    const rf = this.#rf;
     const ranks = new Uint8Array(count * n);
     for (let i = 0; i < count; i++) this.#placement.rank(seriesHash(tenant, rows[i]!.labels), ranks.subarray(i * n, i * n + n));
+    await this.#route(tenant, count, ranks, (i) => rows[i]!, (k, idx) => this.#send(k, tenant, idx.map((i) => rows[i]!)));
+  }
+
+  /**
+   * addKeyedRows is addRows for a keyed batch (the keyed parsers' output): rows are placed through
+   * KeyRanks, so a series seen before costs no label work here, and each node gets its share in
+   * columns over the same key table (its client numbers the table's keys once per connection).
+   */
+  async addKeyedRows(tenant: Tenant, b: common.KeyedColumns): Promise<void> {
+    const count = b.length;
+    if (count === 0) return;
+    const ranks = new Uint8Array(count * this.#nodes.length);
+    this.#keyRanks.rank(tenant, b, ranks);
+    const row = (i: number): MetricRow => ({ labels: b.table.labels[b.keys[i]!]!, timestamp: b.timestamps[i]!, value: b.values[i]! });
+    await this.#route(tenant, count, ranks, row, (k, idx) => {
+      const node = this.#nodes[k]!;
+      const keyed = node.inserter.addKeyedRows;
+      if (keyed === undefined) return this.#send(k, tenant, idx.map(row));
+      // A copy, also of a whole batch: a call that timed out here may still encode it later (its
+      // connection was not ready), after the parser has reused b's arrays for other rows.
+      const part = pick(b, idx);
+      return callNode(node.name, `store ${idx.length} rows`, this.#timeoutMs, undefined, this.#timers, () => keyed.call(node.inserter, tenant, part));
+    });
+  }
+
+  // route sends rows 0…count-1 (ranked in ranks, node-count entries per row) to their nodes with
+  // send, rerouting a failed node's rows to their next nodes; row(i) rebuilds a row to probe a failed node with.
+  async #route(tenant: Tenant, count: number, ranks: Uint8Array, row: (i: number) => MetricRow, send: (k: number, idx: number[]) => Promise<void>): Promise<void> {
+    const n = this.#nodes.length;
+    const rf = this.#rf;
     // Nodes this call may write to: those in rotation; when none is, all of them (trying beats refusing).
     const usable = this.#nodes.map((x) => x.health.isUp);
     if (!usable.includes(true)) usable.fill(true);
@@ -131,7 +173,9 @@ export class ShardRouter implements Inserter {
     let limitError: LimitExceededError | undefined;
     let pending: number[] = Array.from({ length: count }, (_, i) => i);
     while (pending.length > 0) {
-      const batches = new Map<number, number[]>();
+      // batches[k] lists the rows going to node k in this round (an array per node: n is small).
+      const batches: (number[] | undefined)[] = new Array(n);
+      let nodesAsked = 0;
       for (const i of pending) {
         let need = rf - copies[i]!;
         while (need > 0 && cursor[i]! < n) {
@@ -142,14 +186,18 @@ export class ShardRouter implements Inserter {
             if (pos < rf) rerouted[k]!++;
             continue;
           }
-          let b = batches.get(k);
-          if (b === undefined) batches.set(k, (b = []));
+          let b = batches[k];
+          if (b === undefined) {
+            batches[k] = b = [];
+            nodesAsked++;
+          }
           b.push(i);
           need--;
         }
       }
-      if (batches.size === 0) break;
-      const outcomes = await Promise.all([...batches].map(([k, idx]) => this.#send(k, tenant, idx.map((i) => rows[i]!)).then(
+      if (nodesAsked === 0) break;
+      const asked = batches.flatMap((idx, k) => (idx === undefined ? [] : [[k, idx] as const]));
+      const outcomes = await Promise.all(asked.map(([k, idx]) => send(k, idx).then(
         (): Outcome => ({ node: k, rows: idx, err: undefined }),
         (err: unknown): Outcome => ({ node: k, rows: idx, err }),
       )));
@@ -166,7 +214,7 @@ export class ShardRouter implements Inserter {
         usable[o.node] = false;
         failures.push(`${node.name}: ${(o.err as Error)?.message ?? String(o.err)}`);
         if (node.health.failed(this.#now())) this.#obs.nodeDown?.(node.name, o.err);
-        node.probe = { tenant, row: rows[o.rows[0]!]! };
+        node.probe = { tenant, row: row(o.rows[0]!) };
         node.recheck.schedule();
         rerouted[o.node]! += o.rows.length;
         pending.push(...o.rows);
@@ -186,4 +234,20 @@ export class ShardRouter implements Inserter {
     const node = this.#nodes[k]!;
     return callNode(node.name, `store ${rows.length} rows`, this.#timeoutMs, undefined, this.#timers, () => node.inserter.addRows(tenant, rows));
   }
+}
+
+// pick copies rows idx of b into a batch of their own over the same key table.
+function pick(b: common.KeyedColumns, idx: readonly number[]): common.KeyedColumns {
+  const m = idx.length;
+  if (m === b.length) return common.KeyedColumns.of(b.table, b.keys.slice(0, m), b.timestamps.slice(0, m), b.values.slice(0, m), m);
+  const keys = new Int32Array(m);
+  const ts = new Float64Array(m);
+  const vs = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    const i = idx[j]!;
+    keys[j] = b.keys[i]!;
+    ts[j] = b.timestamps[i]!;
+    vs[j] = b.values[i]!;
+  }
+  return common.KeyedColumns.of(b.table, keys, ts, vs, m);
 }

@@ -6,43 +6,63 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySearcher } from '../../../lib/query/index.ts';
-import { native, remotewrite } from '../../../lib/protoparser/index.ts';
+import { KeyDictionaries, ParsePool } from '../../../lib/keyedparse/index.ts';
+import { type Logger } from '../../../lib/logger/index.ts';
+import { common, native, remotewrite } from '../../../lib/protoparser/index.ts';
 import { type SeriesSamples, type Tenant } from '../../../lib/storageapi/index.ts';
+import { type InsertOptions } from '../ingest.ts';
 import { testInsertOptions } from '../insert.test-helpers.ts';
 import { ShardRouter } from './router.ts';
 import { registerClusterInsertRoutes } from './routes.ts';
 
 const apps: FastifyInstance[] = [];
+const pools: ParsePool[] = [];
 afterEach(async () => {
   for (const a of apps.splice(0)) await a.close();
+  for (const p of pools.splice(0)) await p.close();
 });
 
-async function setup(maxRequestBytes?: number) {
-  const nodes = [new MemorySearcher(), new MemorySearcher()];
-  const router = new ShardRouter({ nodes: nodes.map((inserter, i) => ({ name: `s${i}`, inserter })), replicationFactor: 2, writeTimeoutMs: 1000, now: Date.now });
-  const counted: Array<[string, string, number]> = [];
-  const o = { ...testInsertOptions(router, maxRequestBytes), onInserted: (t: Tenant, type: string, n: number) => void counted.push([`${t.accountID}:${t.projectID}`, type, n]) };
-  const app = Fastify();
-  await app.register(async (scope) => registerClusterInsertRoutes(scope, o));
-  apps.push(app);
-  const post = (url: string, payload: string | Buffer, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url, payload, headers });
-  // samples returns what node k holds for tenant t, as "name{labels} value@ts" lines, sorted.
-  const samples = async (k: number, t: Tenant): Promise<string[]> => {
-    const out: string[] = [];
-    const q = { tenant: t, matcherSets: [], timeRange: { minTimestamp: 0, maxTimestamp: 1e13 }, maxSeries: 0 };
-    for await (const s of nodes[k]!.searchSeries(q, new AbortController().signal) as AsyncIterable<SeriesSamples>) {
-      const name = s.labels.map((l) => `${l.name}=${l.value}`).join(',');
-      s.timestamps.forEach((ts, i) => out.push(`${name} ${s.values[i]}@${ts}`));
-    }
-    return out.sort();
-  };
-  return { app, nodes, post, samples, counted };
+// How tsdb-insert parses: into rows, keyed on the event loop (its default), or keyed on parse
+// workers (-insert.parseWorkers). The routes must answer the same in each.
+type Parsing = 'rows' | 'keyed' | 'workers';
+const PARSINGS: Parsing[] = ['rows', 'keyed', 'workers'];
+
+function keyedOptions(parsing: Parsing, logger: Logger): Partial<InsertOptions> {
+  if (parsing === 'rows') return {};
+  const keys = { prometheusKeys: new common.SeriesKeyDictionary(1 << 20), remoteWriteKeys: new common.SeriesKeyDictionary(1 << 20), influxKeys: new KeyDictionaries(1 << 20) };
+  if (parsing === 'keyed') return keys;
+  const parsePool = new ParsePool({ workers: 1, keyBytesPerWorker: 1 << 20, logger });
+  pools.push(parsePool);
+  return { ...keys, parsePool };
 }
 
-const T0 = { accountID: 0, projectID: 0 };
-const T12 = { accountID: 1, projectID: 2 };
+describe.each(PARSINGS)('cluster ingestion routes, parsing %s', (parsing) => {
+  async function setup(maxRequestBytes?: number) {
+    const nodes = [new MemorySearcher(), new MemorySearcher()];
+    const router = new ShardRouter({ nodes: nodes.map((inserter, i) => ({ name: `s${i}`, inserter })), replicationFactor: 2, writeTimeoutMs: 1000, now: Date.now });
+    const counted: Array<[string, string, number]> = [];
+    const base = testInsertOptions(router, maxRequestBytes);
+    const o = { ...base, ...keyedOptions(parsing, base.logger), onInserted: (t: Tenant, type: string, n: number) => void counted.push([`${t.accountID}:${t.projectID}`, type, n]) };
+    const app = Fastify();
+    await app.register(async (scope) => registerClusterInsertRoutes(scope, o));
+    apps.push(app);
+    const post = (url: string, payload: string | Buffer, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url, payload, headers });
+    // samples returns what node k holds for tenant t, as "name{labels} value@ts" lines, sorted.
+    const samples = async (k: number, t: Tenant): Promise<string[]> => {
+      const out: string[] = [];
+      const q = { tenant: t, matcherSets: [], timeRange: { minTimestamp: 0, maxTimestamp: 1e13 }, maxSeries: 0 };
+      for await (const s of nodes[k]!.searchSeries(q, new AbortController().signal) as AsyncIterable<SeriesSamples>) {
+        const name = s.labels.map((l) => `${l.name}=${l.value}`).join(',');
+        s.timestamps.forEach((ts, i) => out.push(`${name} ${s.values[i]}@${ts}`));
+      }
+      return out.sort();
+    };
+    return { app, nodes, post, samples, counted };
+  }
 
-describe('cluster ingestion routes', () => {
+  const T0 = { accountID: 0, projectID: 0 };
+  const T12 = { accountID: 1, projectID: 2 };
+
   it('serves every ingestion format of the single node under /insert/<tenant>/ (SPEC D)', async () => {
     const { post, samples, counted } = await setup();
     const f = async (url: string, body: string | Buffer, headers?: Record<string, string>) => {

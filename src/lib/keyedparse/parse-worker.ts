@@ -3,10 +3,10 @@
 // worker: the pool retires a worker whose dictionary outgrew its budget, instead of renumbering.
 import { parentPort, workerData } from 'node:worker_threads';
 // The format folders, not protoparser/index.ts: a worker should load only what it runs.
-import * as common from '../../lib/protoparser/common/index.ts';
-import * as prometheus from '../../lib/protoparser/prometheus/index.ts';
+import * as common from '../protoparser/common/index.ts';
+import * as prometheus from '../protoparser/prometheus/index.ts';
 import type { FromWorker, NewKeys, ToWorker, WorkerConfig } from './parse-protocol.ts';
-import type { MetadataUpdate } from '../../lib/protoparser/common/index.ts';
+import type { MetadataUpdate } from '../protoparser/common/index.ts';
 import { RecentMetadata } from './recent-metadata.ts';
 
 const port = parentPort;

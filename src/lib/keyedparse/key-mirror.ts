@@ -1,5 +1,5 @@
-import { common } from '../../lib/protoparser/index.ts';
-import type { Label } from '../../lib/storageapi/index.ts';
+import { common } from '../protoparser/index.ts';
+import type { Label } from '../storageapi/index.ts';
 import type { NewKeys } from './parse-protocol.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger/index.ts';
-import { writeMetrics } from '../../lib/metrics/index.ts';
-import { common, prometheus } from '../../lib/protoparser/index.ts';
+import { createLogger } from '../logger/index.ts';
+import { writeMetrics } from '../metrics/index.ts';
+import { common, prometheus } from '../protoparser/index.ts';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.ts';
 
 const { logger } = createLogger({ format: 'default', level: 'ERROR', jsonFields: {}, timezone: 'UTC', disableTimestamps: true, errorsPerSecondLimit: 0, warnsPerSecondLimit: 0, write: () => {} });

@@ -1,4 +1,4 @@
-import { common } from '../../lib/protoparser/index.ts';
+import { common } from '../protoparser/index.ts';
 
 /**
  * KeyDictionaries hands out one series-key dictionary per name (the influx `db` argument, which

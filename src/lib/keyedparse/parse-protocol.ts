@@ -3,7 +3,7 @@
 // dictionary and sends back keyed batches. Messages of one worker arrive in the order it sent
 // them, which the key mirror relies on (see NewKeys).
 
-import type { MetadataUpdate } from '../../lib/protoparser/common/index.ts';
+import type { MetadataUpdate } from '../protoparser/common/index.ts';
 
 /**
  * ToWorker is what the main thread sends. `now` (ms) stamps lines without a timestamp;

@@ -1,6 +1,6 @@
 // The gateway binary's memory settings (src/cmd/gateway.ts, docs/DECISIONS.md "Memory of the
 // gateway process"): it re-executes itself once, keeping its PID, with a small young generation,
-// main-thread GC and the tsdb malloc settings, unless opted out or given a semi-space size.
+// no allocation-site pretenuring, main-thread GC and the tsdb malloc settings, unless opted out or given a semi-space size.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProcess } from '../e2e/process-harness.ts';
@@ -21,9 +21,9 @@ async function started(env: Record<string, string>): Promise<{ argv: string[]; e
 }
 
 describe('gateway memory settings', () => {
-  it('re-executes itself under the same PID with a 4 MiB semi-space, main-thread GC and the malloc settings', async () => {
+  it('re-executes itself under the same PID with a 4 MiB semi-space, no pretenuring, main-thread GC and the malloc settings', async () => {
     const p = await started({});
-    expect(p.argv).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--single-threaded-gc', '-read.url=http://127.0.0.1:1']));
+    expect(p.argv).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--no-allocation-site-pretenuring', '--single-threaded-gc', '-read.url=http://127.0.0.1:1']));
     expect(p.env).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=65536', 'MALLOC_TRIM_THRESHOLD_=131072']));
   }, 60_000);
 
@@ -31,6 +31,7 @@ describe('gateway memory settings', () => {
     const p = await started({ STRATA_GATEWAY_NO_REEXEC: '1' });
     expect(p.argv).not.toContain('--max-semi-space-size=4');
     expect(p.argv).not.toContain('--single-threaded-gc');
+    expect(p.argv).not.toContain('--no-allocation-site-pretenuring');
   }, 60_000);
 
   it('adds no V8 flags when a semi-space size is given in NODE_OPTIONS', async () => {

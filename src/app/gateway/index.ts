@@ -22,8 +22,9 @@ export { type Claims, ClaimsError, parseClaims } from './claims.ts';
 export { gatewayFlagsFromFlags, type GatewayFlags } from './flags.ts';
 export { parseRateLimitConfig, type RateLimitConfig, RateLimitConfigError } from './ratelimit-config.ts';
 
-/** TOKEN_CACHE_ENTRIES bounds the verified-token cache (a few hundred bytes each). */
+/** TOKEN_CACHE_ENTRIES and TOKEN_CACHE_BYTES bound the verified-token cache (token-cache.ts). */
 const TOKEN_CACHE_ENTRIES = 10_000;
+const TOKEN_CACHE_BYTES = 8 << 20;
 
 /** InitOptions wire the gateway into a binary (or a test). */
 export interface InitOptions {
@@ -47,7 +48,7 @@ export async function initGateway(o: InitOptions): Promise<Component> {
   const f = o.flags;
   const now = o.now ?? Date.now;
   const logger = o.logger.child({ component: 'gateway' });
-  const cache = new TokenCache(TOKEN_CACHE_ENTRIES);
+  const cache = new TokenCache(TOKEN_CACHE_ENTRIES, TOKEN_CACHE_BYTES);
   const keys = await keyStore(f, logger, now, o.fetchJson ?? ((u) => fetchJson(u)), () => cache.clear());
   if (f.enableAuth && !keys.configured) {
     logger.warn('-enable.auth is set without -auth.publicKeyFiles, -auth.publicKeys, -auth.jwksEndpoints or -auth.oidcDiscoveryEndpoints: token signatures are NOT checked, only their structure, algorithm, exp and claims');

@@ -1,6 +1,7 @@
 import { common } from '../../lib/protoparser/index.ts';
 import { type SeriesResult } from '../../lib/query/index.ts';
 import { type Labels } from '../../lib/storageapi/index.ts';
+import { TimestampPrefixes } from './timestamp-prefixes.ts';
 
 // Hand-built JSON for query results: a range result holds millions of points, and building one
 // object per point only to stringify it would dominate query latency.
@@ -53,27 +54,17 @@ const NEG_INF = Buffer.from('-Inf');
  * rendering up front, so it is never copied; the pages past the rendered length are never
  * written (the allocation is a fresh mapping, so they take no resident memory). The series of a
  * range query share their timestamps, so each timestamp's `[seconds,"` prefix is formatted once
- * per response.
+ * per response (TimestampPrefixes).
  */
 export function matrixJson(head: string, matrix: readonly SeriesResult[], tail: string): Buffer {
-  const prefixes = new Map<number, Buffer>();
+  const prefixes = new TimestampPrefixes(matrix, formatTimestampSeconds);
   const metrics: string[] = [];
   let bound = Buffer.byteLength(head) + Buffer.byteLength(tail) + 2;
-  let maxPrefix = 0;
   for (const s of matrix) {
     const metric = labelsJson(s.labels);
     metrics.push(metric);
-    bound += Buffer.byteLength(metric) + SERIES_FRAME_BYTES;
-    for (const t of s.timestamps) {
-      let p = prefixes.get(t);
-      if (p === undefined) {
-        p = Buffer.from(`[${formatTimestampSeconds(t)},"`);
-        prefixes.set(t, p);
-        if (p.length > maxPrefix) maxPrefix = p.length;
-      }
-    }
+    bound += Buffer.byteLength(metric) + SERIES_FRAME_BYTES + s.timestamps.length * (prefixes.maxLength + MAX_VALUE_CHARS + 3);
   }
-  for (const s of matrix) bound += s.timestamps.length * (maxPrefix + MAX_VALUE_CHARS + 3);
   const out = Buffer.allocUnsafeSlow(bound);
   let at = out.write(head, 0);
   out[at++] = 91; // [
@@ -90,14 +81,17 @@ export function matrixJson(head: string, matrix: readonly SeriesResult[], tail: 
 }
 
 // writePoints writes `[t,"v"],…` of one series at out[at] and returns the new end.
-function writePoints(out: Buffer, at: number, s: SeriesResult, prefixes: Map<number, Buffer>): number {
+function writePoints(out: Buffer, at: number, s: SeriesResult, prefixes: TimestampPrefixes): number {
   const ts = s.timestamps;
   const vs = s.values;
+  const { bytes, starts } = prefixes;
   digits.reset(vs);
+  let k = 0;
   for (let i = 0; i < ts.length; i++) {
     if (i > 0) out[at++] = COMMA;
-    const p = prefixes.get(ts[i]!)!;
-    for (let j = 0; j < p.length; j++) out[at++] = p[j]!;
+    k = prefixes.find(k, ts[i]!);
+    for (let j = starts[k]!, end = starts[k + 1]!; j < end; j++) out[at++] = bytes[j]!;
+    k++;
     const end = digits.copyNext(out, at);
     if (end >= 0) at = end;
     else {

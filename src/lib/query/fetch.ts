@@ -41,8 +41,10 @@ export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: Qu
 
 /**
  * streamRaw yields what fetchRaw returns one series at a time, keeping none: a rollup over
- * millions of samples then holds one series' samples at a time instead of all of them. The data
- * of an identical fetch already made in this query is served from that fetch instead.
+ * millions of samples then holds one series' samples at a time instead of all of them. The
+ * caller must be done with a series' timestamps and values before it asks for the next one (they
+ * may be views of buffers the search reuses: SearchQuery.borrow). The data of an identical fetch
+ * already made in this query is served from that fetch instead.
  */
 export async function* streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): AsyncGenerator<RawSeries> {
   const sets = selectorMatcherSets(sel, st);
@@ -51,23 +53,25 @@ export async function* streamRaw(sel: VectorSelector, minT: number, maxT: number
     yield* await shared;
     return;
   }
-  yield* searchRaw(sets, minT, maxT, st);
+  yield* searchRaw(sets, minT, maxT, st, true);
 }
 
 async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
   const out: RawSeries[] = [];
-  for await (const s of searchRaw(sets, minT, maxT, st)) out.push(s);
+  for await (const s of searchRaw(sets, minT, maxT, st, false)) out.push(s);
   return out;
 }
 
-// searchRaw runs one storage search, counting series and samples against the query's limits.
-async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): AsyncGenerator<RawSeries> {
+// searchRaw runs one storage search, counting series and samples against the query's limits;
+// borrow: see SearchQuery.borrow.
+async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): AsyncGenerator<RawSeries> {
   if (maxT < minT) return;
   const q = {
     tenant: st.opts.tenant,
     matcherSets: sets,
     timeRange: { minTimestamp: minT, maxTimestamp: maxT },
     maxSeries: st.opts.maxSeries,
+    borrow,
   };
   for await (const s of st.searcher.searchSeries(q, st.signal)) {
     st.stats.seriesFetched++;

@@ -35,6 +35,24 @@ describe('searchSeries read path', () => {
     await s.close();
   });
 
+  it('hands out the same samples with borrow, in views reused for the next series', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const rows = [];
+    for (let k = 0; k < 5; k++) for (let i = 0; i < 300 * (k + 1); i++) rows.push(row({ __name__: 'up', k: String(k) }, T0 - 3_000_000 + i * 1000, k * 1e4 + i));
+    await s.addRows(DEFAULT_TENANT, rows);
+    await s.forceFlush();
+    // Rows still buffered as well as a part: both sources are read into the scratch buffers.
+    await s.addRows(DEFAULT_TENANT, [row({ __name__: 'up', k: '2' }, T0 - 500, -1), row({ __name__: 'up', k: '9' }, T0 - 700, 9)]);
+    const q = upQ(T0 - 2_000_000, T0);
+    const owned = await collect(s.searchSeries(q, never()));
+    expect(Object.keys(owned)).toHaveLength(4); // k=0 and k=1 end before the range
+    expect(await collect(s.searchSeries({ ...q, borrow: true }, never()))).toEqual(owned);
+    const buffers = new Set<ArrayBufferLike>();
+    for await (const x of s.searchSeries({ ...q, borrow: true }, never())) buffers.add(x.timestamps.buffer);
+    expect(buffers.size).toBeLessThan(4);
+    await s.close();
+  });
+
   it('deduplicates on read a part written without deduplication', async () => {
     const dir = dirs.make();
     const clock = new FakeClock();

@@ -61,6 +61,12 @@ export interface SearchQuery {
    * 0 means no cap.
    */
   readonly maxSeries: number;
+  /**
+   * borrow: the caller reads each series before it asks for the next one and keeps no reference
+   * to its timestamps and values, so a search may hand out views of buffers it reuses for the
+   * next series instead of a fresh copy per series (labels stay owned). A searcher may ignore it.
+   */
+  readonly borrow?: boolean;
 }
 
 /**

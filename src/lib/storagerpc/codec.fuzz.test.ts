@@ -183,8 +183,28 @@ describe('searchSeries payload', () => {
       expect(got).toBeDefined();
       expect(a.pending).toBe(false);
       expect(got!.labels).toEqual(ls);
-      expect(Buffer.from(got!.values.buffer).equals(Buffer.from(s.values.buffer))).toBe(true);
+      expect(Buffer.from(got!.values.buffer, got!.values.byteOffset, got!.values.byteLength).equals(Buffer.from(s.values.buffer))).toBe(true);
       expect(Array.from(got!.timestamps)).toEqual(Array.from(s.timestamps));
+    }));
+  });
+
+  it('hands out views of the received bytes where the columns are 8-aligned in them, copies elsewhere', () => {
+    const sample = fc.record({ t: fc.integer({ min: 0, max: 2 ** 45 }), v: fc.oneof(fc.double(), fc.constant(STALE_NAN)) });
+    fc.assert(fc.property(labels, fc.array(sample, { minLength: 1, maxLength: 50 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 7 }), (ls, samples, headerBytes, shift) => {
+      const s = { labels: ls, timestamps: Float64Array.from(samples, (x) => x.t), values: Float64Array.from(samples, (x) => x.v) };
+      // The writer holds a frame header of headerBytes before the body, as newFrame's does.
+      const w = new ByteWriter();
+      for (let i = 0; i < headerBytes; i++) w.writeU8(0xee);
+      writeSeriesBody(w, s, 0, 0, samples.length);
+      const frame = w.copy();
+      // The frame arrives shift bytes into a fresh buffer.
+      const received = Buffer.alloc(shift + frame.length);
+      received.set(frame, shift);
+      const got = new SeriesAssembler().push(received.subarray(shift + headerBytes))!;
+      expect(Buffer.from(got.values.buffer, got.values.byteOffset, got.values.byteLength).equals(Buffer.from(s.values.buffer))).toBe(true);
+      expect(Array.from(got.timestamps)).toEqual(Array.from(s.timestamps));
+      expect(got.values.buffer === received.buffer).toBe(shift === 0);
+      expect(got.timestamps.buffer === received.buffer).toBe(shift === 0);
     }));
   });
 

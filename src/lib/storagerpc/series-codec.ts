@@ -4,7 +4,10 @@
 // already holds the samples decoded and the select node needs them decoded, so a compressed form
 // would be encoded on one side and decoded on the other for every query — the two largest costs of
 // a cluster query before protocol version 2 (the native format's delta-of-delta and XOR coding). On
-// both sides the columns are copied byte for byte (NaN payloads survive). A series longer than
+// both sides the columns are copied byte for byte (NaN payloads survive). Padding puts the columns
+// at a multiple of 8 bytes from the frame's start, so where the frame lies 8-aligned in the bytes
+// received (nearly always: frames are whole multiples of 8 long too) the client's Float64Arrays
+// are views of the received bytes, not copies. A series longer than
 // SAMPLES_PER_FRAME samples spans several frames, all but the last with FLAG_MORE; the client
 // joins them.
 
@@ -38,14 +41,20 @@ export function seriesFrames(s: SeriesSamples, frame: (flags: number, from: numb
 export function seriesBodyBytes(s: SeriesSamples, from: number, to: number): number {
   let labels = 8;
   for (const l of s.labels) labels += 10 + 3 * (l.name.length + l.value.length);
-  return 1 + labels + 10 + (to - from) * SAMPLE_BYTES;
+  return 1 + labels + 10 + 8 + (to - from) * SAMPLE_BYTES;
 }
 
-/** writeSeriesBody appends the body of the frame of s holding samples [from, to). */
+/**
+ * writeSeriesBody appends the body of the frame of s holding samples [from, to); w holds the
+ * frame from its first byte (position 0), so the columns land 8-aligned within the frame.
+ */
 export function writeSeriesBody(w: ByteWriter, s: SeriesSamples, flags: number, from: number, to: number): void {
   w.writeU8(flags);
   writeLabels(w, s.labels);
   w.writeUvarint(to - from);
+  const pad = (8 - ((w.pos + 1) & 7)) & 7;
+  w.writeU8(pad);
+  for (let i = 0; i < pad; i++) w.writeU8(0);
   const { timestamps: ts, values: vs } = s;
   w.writeBytes(new Uint8Array(ts.buffer, ts.byteOffset + from * 8, (to - from) * 8));
   w.writeBytes(new Uint8Array(vs.buffer, vs.byteOffset + from * 8, (to - from) * 8));
@@ -70,10 +79,11 @@ export class SeriesAssembler {
     const labels = readLabels(r);
     const n = readCount(r, 'sample', SAMPLE_BYTES);
     if (n === 0) throw new RpcProtocolError('SERIES frame without samples');
-    const ts = new Float64Array(n);
-    const vs = new Float64Array(n);
-    new Uint8Array(ts.buffer).set(r.readBytes(n * 8));
-    new Uint8Array(vs.buffer).set(r.readBytes(n * 8));
+    const pad = r.readU8();
+    if (pad > 7) throw new RpcProtocolError(`SERIES frame padding ${pad} is over 7 bytes`);
+    r.readBytes(pad);
+    const ts = column(r.readBytes(n * 8));
+    const vs = column(r.readBytes(n * 8));
     expectEnd(r);
     if (this.#labels === undefined) this.#labels = labels;
     else if (!sameLabels(this.#labels, labels)) throw new RpcProtocolError('SERIES frames of one series carry different labels');
@@ -97,6 +107,15 @@ export class SeriesAssembler {
   get pending(): boolean {
     return this.#labels !== undefined;
   }
+}
+
+// column returns the doubles in bytes: a view of them when they are 8-aligned in their buffer
+// (the received bytes are not reused, and each series' view covers its own bytes only), else a copy.
+function column(bytes: Uint8Array): Float64Array {
+  if ((bytes.byteOffset & 7) === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
+  const out = new Float64Array(bytes.length / 8);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
 }
 
 function sameLabels(a: readonly Label[], b: readonly Label[]): boolean {

@@ -11,9 +11,8 @@ import { RpcProtocolError } from './codec.ts';
 /** MAGIC opens the HELLO body: "STRP". */
 export const MAGIC = 'STRP';
 /** PROTOCOL_VERSION is the newest version this code speaks; MIN_PROTOCOL_VERSION the oldest. */
-export const PROTOCOL_VERSION = 2;
-/** Version 2 changed the SERIES payload (raw columns instead of native blocks); version 1 is not spoken. */
-export const MIN_PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 1;
+export const MIN_PROTOCOL_VERSION = 1;
 
 /** Services: which port a client believes it dialed (checked in the handshake). */
 export const SERVICE_INSERT = 1;

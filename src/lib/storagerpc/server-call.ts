@@ -5,7 +5,7 @@ import type { ByteWriter } from '../storage/encoding/bytes.ts';
 import type { SeriesSamples } from '../storageapi/api.ts';
 import { RpcCallError, writeError } from './errors-codec.ts';
 import { E_TIMEOUT, finishFrame, newFrame, T_ERROR, T_RESULT, T_SERIES } from './frame.ts';
-import { seriesBodyBytes, seriesFrames, writeSeriesBody } from './series-codec.ts';
+import { seriesChunks, writeSeriesBody } from './series-codec.ts';
 
 /** CallTransport is what a call needs from its connection. */
 export interface CallTransport {
@@ -60,14 +60,14 @@ export class ServerCall {
 
   /** sendSeries streams one series, waiting for credit and for the socket before each frame. */
   async sendSeries(s: SeriesSamples): Promise<void> {
-    const frames: [number, number, number][] = [];
-    seriesFrames(s, (flags, from, to) => frames.push([flags, from, to]));
-    for (const [flags, from, to] of frames) {
+    const bodies: [number, Buffer][] = [];
+    seriesChunks(s, (flags, blocks) => bodies.push([flags, blocks]));
+    for (const [flags, blocks] of bodies) {
       while (this.#credit <= 0) await this.#waitCredit();
       await this.#conn.writable(this.signal);
       this.signal.throwIfAborted();
-      const w = newFrame(T_SERIES, this.id, seriesBodyBytes(s, from, to));
-      writeSeriesBody(w, s, flags, from, to);
+      const w = newFrame(T_SERIES, this.id, 1 + blocks.length);
+      writeSeriesBody(w, flags, blocks);
       const frame = finishFrame(w);
       this.#credit -= frame.length;
       this.#conn.send(frame);

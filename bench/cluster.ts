@@ -11,7 +11,8 @@
 // processes, and the kit's 25-query set (sum of serial medians). Medians over --repeat runs.
 //
 //   node bench/cluster.ts [--series 10000] [--points 1440] [--repeat 3] [--topologies vm,single,rf1,rf2]
-//                         [--kit ../shared/bench] [--work /tmp/cluster-bench] [--out report.md]
+//                         [--kit ../shared/bench] [--work /tmp/cluster-bench] [--out report.md] [--cpu-prof DIR]
+// --cpu-prof DIR runs every started process with --cpu-prof into DIR (profiles written at exit).
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const { values: a } = parseArgs({
     kit: { type: 'string', default: process.env.STRATA_BENCH_KIT ?? join(repo, '..', 'shared', 'bench') },
     work: { type: 'string', default: '/tmp/cluster-bench' },
     out: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 mkdirSync(a.work, { recursive: true });
@@ -75,7 +77,8 @@ interface Topology {
 
 function start(name: string, argv: string[], logDir: string): Proc {
   const fd = openSync(join(logDir, `${name}.log`), 'w');
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', fd, fd] });
+  const env = a['cpu-prof'] === undefined ? process.env : { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${join(a['cpu-prof'], name)}` };
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', fd, fd], env });
   child.on('exit', () => closeSync(fd));
   const http = argv.find((x) => x.startsWith('-httpListenAddr='))!.split('=')[1]!;
   return { name, child, pid: child.pid!, http: `http://${http}` };
@@ -150,6 +153,8 @@ async function stop(t: Topology): Promise<void> {
 interface Run {
   rowsPerS: number; cpuPerMRows: Record<string, number>; cpuPerMRowsTotal: number; wireBytesPerRow?: number;
   bytesPerSample: number; peakRssMiB: number; querySetMs: number; qps: number; samplesOk: boolean;
+  /** queryCpuS: CPU-seconds per process during the query set (serial and concurrent phases). */
+  queryCpuS: Record<string, number>;
 }
 
 async function runOnce(kind: string, rep: number, file: string, meta: Meta): Promise<Run> {
@@ -163,7 +168,9 @@ async function runOnce(kind: string, rep: number, file: string, meta: Meta): Pro
     const wire = t.wireBytes === undefined ? undefined : (await t.wireBytes() - wire0) / meta.rows;
     for (const s of t.storageHttp) await kit.request(`${s}/internal/force_flush`, { timeoutMs: 600e3 });
     const q = await kit.waitQueryable(t.readBase, meta);
+    const qcpu0 = t.procs.map((p) => kit.procCpuSec(p.pid));
     const query = await kit.runQueries({ base: t.readBase, meta, log: () => {} });
+    const queryCpuS = Object.fromEntries(t.procs.map((p, i) => [p.name, kit.procCpuSec(p.pid) - qcpu0[i]!]));
     for (const s of t.storageHttp) await kit.request(`${s}/internal/force_merge`, { timeoutMs: 600e3 });
     for (const p of t.procs) await kit.settle(p.pid, { timeoutMs: 120e3 });
     let disk = 0;
@@ -173,6 +180,7 @@ async function runOnce(kind: string, rep: number, file: string, meta: Meta): Pro
       rowsPerS: ing.rows_per_s, cpuPerMRows: cpu, cpuPerMRowsTotal: Object.values(cpu).reduce((x, y) => x + y, 0),
       ...(wire === undefined ? {} : { wireBytesPerRow: wire }),
       bytesPerSample: disk / meta.rows, peakRssMiB: rss, querySetMs: query.serial_sum_median_ms, qps: query.concurrent.qps, samplesOk: q.samples_ok,
+      queryCpuS,
     };
   } finally {
     await stop(t);
@@ -210,6 +218,9 @@ const rows: [string, (r: Run) => number | undefined, number][] = [
   ['peak RSS summed, MiB', (r) => r.peakRssMiB, 0],
   ['query set, sum of serial medians, ms', (r) => r.querySetMs, 0],
   ['4 concurrent clients, q/s', (r) => r.qps, 1],
+  ['CPU-s in the query set, all processes', (r) => Object.values(r.queryCpuS).reduce((x, y) => x + y, 0), 1],
+  ['CPU-s in the query set, tsdb-select', (r) => r.queryCpuS['select'], 1],
+  ['CPU-s in the query set, storage nodes summed', (r) => (r.queryCpuS['storage-0'] === undefined ? undefined : r.queryCpuS['storage-0'] + r.queryCpuS['storage-1']!), 1],
 ];
 let out = `Workload: ${meta.series} series × ${meta.points} points (${meta.rows} rows), Prometheus text, ${a.repeat} runs per topology, medians.\n\n`;
 out += `| figure | ${kinds.join(' | ')} | rf1 / single | rf2 / single |\n|---|${kinds.map(() => '---|').join('')}---|---|\n`;

@@ -1,4 +1,4 @@
-import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
+import { callNode, type HealthPolicy, NodeRotation, type NodeState, REAL_TIMERS, type Timers } from '../../../lib/cluster/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
 import { common } from '../../../lib/protoparser/index.ts';
 import { InsertError } from '../errors.ts';
@@ -45,8 +45,6 @@ export interface ShardRouterOptions {
 interface Node {
   readonly name: string;
   readonly inserter: NodeInserter;
-  readonly health: NodeHealth;
-  readonly recheck: Rechecker;
   /** probe is a row the node failed to store, resent to it by the re-check. */
   probe: { readonly tenant: Tenant; readonly row: MetricRow } | undefined;
 }
@@ -74,11 +72,11 @@ interface Outcome {
  */
 export class ShardRouter implements KeyedInserter {
   readonly #nodes: readonly Node[];
+  readonly #rotation: NodeRotation;
   readonly #placement: Placement;
   readonly #keyRanks: KeyRanks;
   readonly #rf: number;
   readonly #timeoutMs: number;
-  readonly #now: () => number;
   readonly #timers: Timers;
   readonly #obs: Partial<RouterObserver>;
 
@@ -88,42 +86,34 @@ export class ShardRouter implements KeyedInserter {
     this.#keyRanks = new KeyRanks(this.#placement);
     this.#rf = Math.min(o.replicationFactor, o.nodes.length);
     this.#timeoutMs = o.writeTimeoutMs;
-    this.#now = o.now;
     this.#timers = o.timers ?? REAL_TIMERS;
     this.#obs = o.observer ?? {};
-    this.#nodes = o.nodes.map((n, k) => {
-      const health = new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY);
-      const node: Node = {
-        name: n.name, inserter: n.inserter, health, probe: undefined,
-        recheck: new Rechecker({
-          health, now: o.now, timers: this.#timers,
-          check: async () => {
-            const p = node.probe;
-            if (p === undefined) throw new Error(`no row to re-check storage node ${n.name} with`);
-            await this.#send(k, p.tenant, [p.row]).catch((err: unknown) => {
-              if (!(err instanceof LimitExceededError)) throw err;
-            });
-          },
-          onUp: () => this.#obs.nodeUp?.(n.name),
-        }),
-      };
-      return node;
+    this.#nodes = o.nodes.map((n) => ({ name: n.name, inserter: n.inserter, probe: undefined }));
+    this.#rotation = new NodeRotation({
+      names: o.nodes.map((n) => n.name), now: o.now, timers: this.#timers, observer: this.#obs, ...(o.health === undefined ? {} : { health: o.health }),
+      check: async (k) => {
+        const p = this.#nodes[k]!.probe;
+        if (p === undefined) throw new Error(`no row to re-check storage node ${this.#nodes[k]!.name} with`);
+        await this.#send(k, p.tenant, [p.row]).catch((err: unknown) => {
+          if (!(err instanceof LimitExceededError)) throw err;
+        });
+      },
     });
   }
 
   /** nodeStates reports which nodes are in rotation. */
   nodeStates(): NodeState[] {
-    return this.#nodes.map((n) => ({ name: n.name, up: n.health.isUp }));
+    return this.#rotation.nodeStates();
   }
 
   /** idle resolves once the background re-checks in flight have finished. */
-  async idle(): Promise<void> {
-    await Promise.all(this.#nodes.map((n) => n.recheck.idle()));
+  idle(): Promise<void> {
+    return this.#rotation.idle();
   }
 
   /** close stops the background re-checks (at shutdown). */
   close(): void {
-    for (const n of this.#nodes) n.recheck.close();
+    this.#rotation.close();
   }
 
   async addRows(tenant: Tenant, rows: readonly MetricRow[]): Promise<void> {
@@ -163,7 +153,7 @@ export class ShardRouter implements KeyedInserter {
     const n = this.#nodes.length;
     const rf = this.#rf;
     // Nodes this call may write to: those in rotation; when none is, all of them (trying beats refusing).
-    const usable = this.#nodes.map((x) => x.health.isUp);
+    const usable = this.#nodes.map((_, k) => this.#rotation.isUp(k));
     if (!usable.includes(true)) usable.fill(true);
     const skipped = this.#nodes.filter((_, k) => !usable[k]).map((x) => `${x.name}: out of rotation after a failure`);
     const copies = new Uint8Array(count);
@@ -208,14 +198,14 @@ export class ShardRouter implements KeyedInserter {
           if (o.err !== undefined) limitError ??= o.err;
           for (const i of o.rows) copies[i]!++;
           this.#obs.rowsStored?.(node.name, o.rows.length);
-          if (node.health.succeeded()) this.#obs.nodeUp?.(node.name);
+          this.#rotation.succeeded(o.node);
           continue;
         }
         usable[o.node] = false;
         failures.push(`${node.name}: ${(o.err as Error)?.message ?? String(o.err)}`);
-        if (node.health.failed(this.#now())) this.#obs.nodeDown?.(node.name, o.err);
+        // The probe is set before failed() schedules the re-check that sends it.
         node.probe = { tenant, row: row(o.rows[0]!) };
-        node.recheck.schedule();
+        this.#rotation.failed(o.node, o.err);
         rerouted[o.node]! += o.rows.length;
         pending.push(...o.rows);
       }

@@ -1,4 +1,4 @@
-import { callNode, DEFAULT_HEALTH_POLICY, type HealthPolicy, iterateNode, NodeHealth, type NodeState, REAL_TIMERS, Rechecker, type Timers } from '../../../lib/cluster/index.ts';
+import { callNode, type HealthPolicy, iterateNode, NodeRotation, type NodeState, REAL_TIMERS, type Timers } from '../../../lib/cluster/index.ts';
 import {
   DEFAULT_TENANT, type Labels, LimitExceededError, MatcherError, NodeUnavailableError, type SearchQuery, type SeriesSamples, type StorageApi,
   type Tenant, type TenantLister, type TimeRange, type TsdbStatus, type TsdbStatusQuery,
@@ -39,8 +39,8 @@ export interface FanoutOptions {
 interface Node {
   readonly name: string;
   readonly api: StorageApi & TenantLister;
-  readonly health: NodeHealth;
-  readonly recheck: Rechecker;
+  /** k is the node's index in the rotation. */
+  readonly k: number;
 }
 
 type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly node: Node; readonly err: unknown };
@@ -60,6 +60,7 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
  */
 export class FanoutStorage {
   readonly #nodes: readonly Node[];
+  readonly #rotation: NodeRotation;
   readonly #o: FanoutOptions;
   readonly #rf: number;
   readonly #timers: Timers;
@@ -72,10 +73,13 @@ export class FanoutStorage {
     this.#rf = Math.min(o.replicationFactor, o.nodes.length);
     this.#timers = o.timers ?? REAL_TIMERS;
     this.#obs = o.observer ?? {};
-    this.#nodes = o.nodes.map((n) => {
-      const health = new NodeHealth(o.health ?? DEFAULT_HEALTH_POLICY);
-      const check = async () => void (await callNode(n.name, 're-check', o.nodeTimeoutMs, undefined, this.#timers, (s) => n.api.seriesCount(DEFAULT_TENANT, s)));
-      return { name: n.name, api: n.api, health, recheck: new Rechecker({ health, now: o.now, timers: this.#timers, check, onUp: () => this.#obs.nodeUp?.(n.name) }) };
+    this.#nodes = o.nodes.map((n, k) => ({ name: n.name, api: n.api, k }));
+    this.#rotation = new NodeRotation({
+      names: o.nodes.map((n) => n.name), now: o.now, timers: this.#timers, observer: this.#obs, ...(o.health === undefined ? {} : { health: o.health }),
+      check: async (k) => {
+        const n = o.nodes[k]!;
+        await callNode(n.name, 're-check', o.nodeTimeoutMs, undefined, this.#timers, (s) => n.api.seriesCount(DEFAULT_TENANT, s));
+      },
     });
   }
 
@@ -85,17 +89,17 @@ export class FanoutStorage {
   }
 
   nodeStates(): NodeState[] {
-    return this.#nodes.map((n) => ({ name: n.name, up: n.health.isUp }));
+    return this.#rotation.nodeStates();
   }
 
   /** idle resolves once the background re-checks in flight have finished. */
-  async idle(): Promise<void> {
-    await Promise.all(this.#nodes.map((n) => n.recheck.idle()));
+  idle(): Promise<void> {
+    return this.#rotation.idle();
   }
 
   /** close stops the background re-checks (at shutdown). */
   close(): void {
-    for (const n of this.#nodes) n.recheck.close();
+    this.#rotation.close();
   }
 
   /**
@@ -104,7 +108,7 @@ export class FanoutStorage {
    */
   async gather<T>(op: string, signal: AbortSignal, call: (api: Node['api'], node: string, signal: AbortSignal) => Promise<T>, req: RequestStorage, requireAll = false): Promise<T[]> {
     signal.throwIfAborted();
-    let targets = this.#nodes.filter((n) => n.health.isUp);
+    let targets = this.#nodes.filter((n) => this.#rotation.isUp(n.k));
     if (targets.length === 0) targets = [...this.#nodes];
     const outcomes = await Promise.all(targets.map((n) => this.#call(n, op, signal, call)));
     signal.throwIfAborted();
@@ -158,16 +162,13 @@ export class FanoutStorage {
   async #call<T>(n: Node, op: string, signal: AbortSignal, call: (api: Node['api'], node: string, signal: AbortSignal) => Promise<T>): Promise<Outcome<T>> {
     try {
       const value = await call(n.api, n.name, signal);
-      if (n.health.succeeded()) this.#obs.nodeUp?.(n.name);
+      this.#rotation.succeeded(n.k);
       return { ok: true, value };
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       // Only a node that cannot be reached in time leaves rotation; one that answered with an
       // error is missing from this answer alone.
-      if (err instanceof NodeUnavailableError) {
-        if (n.health.failed(this.#o.now())) this.#obs.nodeDown?.(n.name, err);
-        n.recheck.schedule();
-      }
+      if (err instanceof NodeUnavailableError) this.#rotation.failed(n.k, err);
       return { ok: false, node: n, err };
     }
   }

@@ -161,9 +161,20 @@ function readTimestamps(r: BlockReader, n: number): Float64Array {
   let t = r.svarint();
   out[0] = t;
   let delta = 0;
+  const buf = r.buf;
   for (let i = 1; i < n; i++) {
     const at = r.pos;
-    delta = i === 1 ? r.svarint() : delta + r.svarint();
+    // One-byte varints (regular intervals: a delta-of-delta of 0) are read inline: the hot path of
+    // a search streamed from a storage node.
+    const x = at < r.end ? buf[at]! : 0x80;
+    let d: number;
+    if (x < 0x80) {
+      r.pos = at + 1;
+      d = x & 1 ? -(x + 1) / 2 : x / 2;
+    } else {
+      d = r.svarint();
+    }
+    delta = i === 1 ? d : delta + d;
     t += delta;
     if (!Number.isSafeInteger(t) || !Number.isSafeInteger(delta)) throw r.error('timestamp out of range', at);
     out[i] = t;
@@ -182,9 +193,16 @@ function readValues(r: BlockReader, n: number): Float64Array {
   if (enc === VAL_INT) {
     let v = r.svarint();
     out[0] = v;
+    const buf = r.buf;
     for (let i = 1; i < n; i++) {
       const at = r.pos;
-      v += r.svarint();
+      const x = at < r.end ? buf[at]! : 0x80;
+      if (x < 0x80) {
+        r.pos = at + 1;
+        v += x & 1 ? -(x + 1) / 2 : x / 2;
+      } else {
+        v += r.svarint();
+      }
       if (!Number.isSafeInteger(v)) throw r.error('integer value out of range', at);
       out[i] = v;
     }
@@ -195,18 +213,26 @@ function readValues(r: BlockReader, n: number): Float64Array {
   const view = new DataView(bytes.buffer);
   bytes.set(r.take(8, 'first value'));
   out[0] = view.getFloat64(0);
+  // Read straight from the buffer (no view per value): the hot path of a streamed search.
+  const buf = r.buf;
+  const end = r.end;
+  let pos = r.pos;
   for (let i = 1; i < n; i++) {
-    const at = r.pos;
-    const c = r.u8();
+    if (pos >= end) throw r.error('unexpected end of block', pos);
+    const at = pos;
+    const c = buf[pos++]!;
     if (c !== 0x80) {
       const lead = c >> 4;
       const trail = c & 0x0f;
       if (lead + trail > 7) throw r.error(`bad value control byte 0x${c.toString(16)}`, at);
-      const mid = r.take(8 - lead - trail, 'value');
-      for (let k = 0; k < mid.length; k++) bytes[lead + k]! ^= mid[k]!;
+      const m = 8 - lead - trail;
+      if (m > end - pos) throw r.error(`value of ${m} bytes runs past the end of the block`, pos);
+      for (let k = 0; k < m; k++) bytes[lead + k]! ^= buf[pos + k]!;
+      pos += m;
     }
     out[i] = view.getFloat64(0);
   }
+  r.pos = pos;
   return out;
 }
 

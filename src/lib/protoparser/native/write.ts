@@ -43,6 +43,8 @@ export function encodeSeries(labels: Labels, timestamps: ArrayLike<number>, valu
   for (let from = 0; from < n; from += per) {
     const to = Math.min(n, from + per);
     const w = new BlockWriter();
+    // Room for the worst case at once (10-byte timestamps, 9-byte values): no regrowth copies.
+    w.ensure(labelBytes.length + 32 + (to - from) * 19);
     w.u8(KIND_SERIES);
     w.bytes(labelBytes);
     w.uvarint(to - from);
@@ -50,7 +52,7 @@ export function encodeSeries(labels: Labels, timestamps: ArrayLike<number>, valu
     writeValues(w, values, from, to);
     out.push(frame(w.view()));
   }
-  return Buffer.concat(out);
+  return out.length === 1 ? out[0]! : Buffer.concat(out);
 }
 
 function encodeLabels(labels: Labels): Buffer {
@@ -117,26 +119,31 @@ function writeValues(w: BlockWriter, vs: ArrayLike<number>, from: number, to: nu
     return;
   }
   w.u8(VAL_XOR);
+  // At most 9 bytes a value: room for all of them once, then written straight into the buffer
+  // (the hot path of every search a storage node streams).
+  w.ensure((to - from) * 9);
+  const buf = w.buf;
+  let pos = w.pos;
   const cur = new DataView(new ArrayBuffer(8));
   const prev = new Uint8Array(8);
   const curBytes = new Uint8Array(cur.buffer);
   for (let i = from; i < to; i++) {
     cur.setFloat64(0, vs[i]!); // big-endian: most significant byte first
     if (i === from) {
-      w.bytes(curBytes);
+      for (let k = 0; k < 8; k++) buf[pos++] = curBytes[k]!;
     } else {
       let lead = 0;
       while (lead < 8 && curBytes[lead] === prev[lead]) lead++;
       if (lead === 8) {
-        w.u8(0x80);
+        buf[pos++] = 0x80;
       } else {
         let trail = 0;
         while (curBytes[7 - trail] === prev[7 - trail]) trail++;
-        w.u8((lead << 4) | trail);
-        w.ensure(8);
-        for (let k = lead; k < 8 - trail; k++) w.buf[w.pos++] = curBytes[k]! ^ prev[k]!;
+        buf[pos++] = (lead << 4) | trail;
+        for (let k = lead; k < 8 - trail; k++) buf[pos++] = curBytes[k]! ^ prev[k]!;
       }
     }
-    prev.set(curBytes);
+    for (let k = 0; k < 8; k++) prev[k] = curBytes[k]!;
   }
+  w.pos = pos;
 }

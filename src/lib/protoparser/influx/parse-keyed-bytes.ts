@@ -1,3 +1,5 @@
+import { runByteLines, type FastSlowLines } from '../common/byte-lines.ts';
+import { BACKSLASH, COMMA, CR, EQ, HASH, LF, MINUS, QUOTE, SPACE } from '../common/chars.ts';
 import { readDecimal, readInteger, type NumberOut } from '../common/float-bytes.ts';
 import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
@@ -16,15 +18,6 @@ export interface InfluxKeyedOptions extends Omit<InfluxParseOptions, 'firstLine'
   readonly out: KeyedColumns;
 }
 
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const HASH = 35;
-const COMMA = 44;
-const EQ = 61;
-const BACKSLASH = 92;
-const MINUS = 45;
 const MAX_FIELDS = 64;
 // Digits dropped (sub-millisecond units) or scale applied to reach ms, by precision.
 const DROP: Record<InfluxPrecision, number> = { ns: 6, us: 3, ms: 0, s: 0, m: 0, h: 0 };
@@ -44,7 +37,7 @@ export function parseInfluxKeyedBytes(block: Buffer, opts: InfluxKeyedOptions): 
   return new InfluxByteParser(block, opts).run();
 }
 
-class InfluxByteParser {
+class InfluxByteParser implements FastSlowLines {
   readonly #b: Buffer;
   readonly #o: InfluxKeyedOptions;
   readonly #keys: SeriesKeyDictionary;
@@ -72,27 +65,13 @@ class InfluxByteParser {
   }
 
   run(): { errors: ErrorSummary; lines: number } {
-    const b = this.#b;
-    const n = b.length;
-    const firstLine = this.#o.firstLine ?? 1;
-    let line = firstLine;
-    let i = 0;
-    // A byte order mark is for the text parser to skip (alone, it is no line at all).
-    if (firstLine === 1 && n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
-      if (n === 3) return { errors: this.#errors, lines: 0 };
-      i = this.#slow(0, line++);
-    }
-    while (i < n) {
-      const next = this.#fast(i);
-      i = next >= 0 ? next : this.#slow(i, line);
-      line++;
-    }
-    return { errors: this.#errors, lines: line - firstLine };
+    const lines = runByteLines(this.#b, this.#o.firstLine ?? 1, this);
+    return { errors: this.#errors, lines };
   }
 
   // fast reads the line at start when it is plain (see the function comment), returning where the
-  // next line starts, or -1 to leave it to #slow (nothing was recorded then).
-  #fast(start: number): number {
+  // next line starts, or -1 to leave it to slow (nothing was recorded then).
+  fast(start: number): number {
     const b = this.#b;
     const n = b.length;
     const c0 = b[start]!;
@@ -240,7 +219,7 @@ class InfluxByteParser {
   }
 
   // slow decodes the line at start and parses it with parse(); learns the keys of its rows.
-  #slow(start: number, line: number): number {
+  slow(start: number, line: number): number {
     const b = this.#b;
     const eol = b.indexOf(LF, start);
     const end = eol < 0 ? b.length : eol;

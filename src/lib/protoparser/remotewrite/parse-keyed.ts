@@ -1,53 +1,11 @@
-// Prometheus remote write 1.0: a WriteRequest protobuf (after Snappy decoding, see stream.ts).
-//
-//   message WriteRequest { repeated TimeSeries timeseries = 1; reserved 2; repeated MetricMetadata metadata = 3; }
-//   message TimeSeries   { repeated Label labels = 1; repeated Sample samples = 2;
-//                          repeated Exemplar exemplars = 3; repeated Histogram histograms = 4; }
-//   message Label        { string name = 1; string value = 2; }
-//   message Sample       { double value = 1; int64 timestamp = 2; }
-//
-// Exemplars and native histograms are accepted and skipped (counted in stats); metadata goes to the
-// caller's onMetadata, or is skipped and counted when there is none (metadata.ts). Unknown
-// fields are skipped by wire type. A structurally broken message (truncation, bad lengths, bad wire
-// types) is a ParseError for the whole request, since nothing after the break can be trusted; a
-// series with unusable labels (duplicate names, no labels left) is skipped and counted.
-
 import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { isLineFailure } from '../common/line-failure.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import { canonicalLabels, type Label } from '../common/row.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import type { MetadataSink } from '../common/metadata.ts';
-import { readMetricMetadata } from './metadata.ts';
+import { metadataField, newStats, type RemoteWriteStats } from './parse.ts';
 import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
-
-/** RemoteWriteStats counts what a request held besides rows. */
-export interface RemoteWriteStats {
-  timeseries: number;
-  samples: number;
-  /** Native histogram samples, which Strata does not store. */
-  ignoredHistograms: number;
-  ignoredExemplars: number;
-  /** Metadata entries skipped (no onMetadata was given). */
-  ignoredMetadata: number;
-}
-
-/** newStats returns zeroed counters. */
-export function newStats(): RemoteWriteStats {
-  return { timeseries: 0, samples: 0, ignoredHistograms: 0, ignoredExemplars: 0, ignoredMetadata: 0 };
-}
-
-/** metadataField reads a WriteRequest's metadata entry (its tag read) into onMetadata, or skips and counts it. */
-function metadataField(r: ProtoReader, stats: RemoteWriteStats, onMetadata: MetadataSink | undefined): void {
-  if (onMetadata === undefined) {
-    stats.ignoredMetadata++;
-    r.skip(WIRE_LEN);
-    return;
-  }
-  const end = r.len();
-  const u = readMetricMetadata(r, end);
-  if (u !== undefined) onMetadata(u);
-}
 
 /** KeyedRemoteWriteOptions configure a KeyedRemoteWriteParser. */
 export interface KeyedRemoteWriteOptions {
@@ -60,12 +18,12 @@ export interface KeyedRemoteWriteOptions {
 }
 
 /**
- * KeyedRemoteWriteParser is the remote-write parser: it decodes a WriteRequest into a KeyedColumns
- * batch, samples as key numbers of a SeriesKeyDictionary: a series whose label bytes were seen
- * before (predicted from the previous series, or looked up by bytes) costs no label decoding and
- * no row objects. Rows come in message order, series by series; the rawKey of a row is the series'
- * label bytes as a latin1 string (the label fields joined in order when other fields stand between
- * them). parse() in parse.ts is the rows adapter. Call parse(limit) until it returns true, handing
+ * KeyedRemoteWriteParser decodes a WriteRequest like seriesRowsOf (parse.ts), but appends samples
+ * to a KeyedColumns batch as key numbers of a SeriesKeyDictionary: a series whose label bytes were
+ * seen before (predicted from the previous series, or looked up by bytes) costs no label decoding
+ * and no row objects. Rows, their order, errors and stats are those of seriesRowsOf; the rawKey of
+ * a row is the series' label bytes as a latin1 string (also when its labels are not contiguous in
+ * the message, where seriesRowsOf gives none). Call parse(limit) until it returns true, handing
  * the batch on whenever it stops early. A structural error throws ParseError; the series before
  * it are in the batch.
  */
@@ -143,8 +101,8 @@ export class KeyedRemoteWriteParser {
     }
     r.end = outerEnd;
     const index = this.#index++;
-    // Labels are decoded (when new) before the series counts: a broken one fails the request at
-    // this series, samples or not.
+    // Labels are decoded (when new) before the series counts, as seriesRowsOf decodes them while
+    // scanning: a broken one fails the request at the same point. Samples or not.
     let k = -1;
     if (n === 0 && keyStart >= 0) readLabels(r.buf, seriesStart, end);
     else if (keyStart >= 0) k = contiguous ? this.#keyOf(keyStart, keyEnd) : this.#scatteredKey(seriesStart, end);
@@ -176,7 +134,7 @@ export class KeyedRemoteWriteParser {
     this.stats.samples += n;
   }
 
-  // keyOf returns the key of the label bytes [start, end), -1 for a set that is skipped (#reason says why).
+  // keyOf returns the key of the label bytes [start, end), -1 for a set seriesRowsOf skips.
   #keyOf(start: number, end: number): number {
     const keys = this.#keys;
     const b = this.#r.buf;

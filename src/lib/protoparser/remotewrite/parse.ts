@@ -1,12 +1,34 @@
-// Rows from a remote-write request: the adapter over KeyedRemoteWriteParser (parse-keyed.ts), which
-// documents the message and how it is read.
+// Prometheus remote write 1.0: a WriteRequest protobuf (after Snappy decoding, see stream.ts).
+//
+//   message WriteRequest { repeated TimeSeries timeseries = 1; reserved 2; repeated MetricMetadata metadata = 3; }
+//   message TimeSeries   { repeated Label labels = 1; repeated Sample samples = 2;
+//                          repeated Exemplar exemplars = 3; repeated Histogram histograms = 4; }
+//   message Label        { string name = 1; string value = 2; }
+//   message Sample       { double value = 1; int64 timestamp = 2; }
+//
+// Exemplars and native histograms are accepted and skipped (counted in stats); metadata goes to the
+// caller's onMetadata, or is skipped and counted when there is none (metadata.ts). Unknown
+// fields are skipped by wire type. A structurally broken message (truncation, bad lengths, bad wire
+// types) is a ParseError for the whole request, since nothing after the break can be trusted; a
+// series with unusable labels (duplicate names, no labels left) is skipped and counted.
 
-import { KeyedColumns } from '../common/keyed-columns.ts';
-import type { ErrorSummary } from '../common/parse-error.ts';
-import type { Row } from '../common/row.ts';
+import { ErrorSummary } from '../common/parse-error.ts';
+import { isLineFailure } from '../common/line-failure.ts';
+import { canonicalLabels, type Label, type Row } from '../common/row.ts';
 import type { MetadataSink } from '../common/metadata.ts';
-import { SeriesKeyDictionary } from '../common/series-keys.ts';
-import { KeyedRemoteWriteParser, type RemoteWriteStats } from './parse-keyed.ts';
+import { readMetricMetadata } from './metadata.ts';
+import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
+
+/** RemoteWriteStats counts what a request held besides rows. */
+export interface RemoteWriteStats {
+  timeseries: number;
+  samples: number;
+  /** Native histogram samples, which Strata does not store. */
+  ignoredHistograms: number;
+  ignoredExemplars: number;
+  /** Metadata entries skipped (no onMetadata was given). */
+  ignoredMetadata: number;
+}
 
 /** RemoteWriteResult is the outcome of parsing one WriteRequest. */
 export interface RemoteWriteResult {
@@ -16,15 +38,177 @@ export interface RemoteWriteResult {
   readonly stats: RemoteWriteStats;
 }
 
-/**
- * parse decodes a whole WriteRequest into rows: the rows adapter over KeyedRemoteWriteParser (the
- * one remote-write parser), with a dictionary of its own, so rows of one series share one labels
- * array and carry the series' label bytes as rawKey. Throws ParseError when the message is malformed.
- */
+/** newStats returns zeroed counters. */
+export function newStats(): RemoteWriteStats {
+  return { timeseries: 0, samples: 0, ignoredHistograms: 0, ignoredExemplars: 0, ignoredMetadata: 0 };
+}
+
+/** parse decodes a whole WriteRequest into rows. Throws ParseError when the message is malformed. */
 export function parse(body: Uint8Array, onMetadata?: MetadataSink): RemoteWriteResult {
-  const keys = new SeriesKeyDictionary(Number.MAX_SAFE_INTEGER);
-  const out = new KeyedColumns(1024, keys.table);
-  const parser = new KeyedRemoteWriteParser(body, { keys, out, onMetadata });
-  parser.parse(Infinity);
-  return { rows: out.toRows(), errors: parser.errors, stats: parser.stats };
+  const rows: Row[] = [];
+  const errors = new ErrorSummary();
+  const stats = newStats();
+  for (const seriesRows of seriesRowsOf(body, stats, errors, onMetadata)) {
+    for (let i = 0; i < seriesRows.length; i++) rows.push(seriesRows[i]!);
+  }
+  return { rows, errors, stats };
+}
+
+/**
+ * seriesRowsOf decodes a WriteRequest lazily, yielding the rows of one time series at a time (all
+ * sharing one Labels array), so a caller can batch them into storage with bounded memory. Stats and
+ * errors are updated as it goes; metadata entries go to onMetadata as they are met. Throws
+ * ParseError when the message is malformed; the series yielded before that point were well-formed.
+ */
+export function* seriesRowsOf(body: Uint8Array, stats: RemoteWriteStats, errors: ErrorSummary, onMetadata?: MetadataSink): Generator<Row[]> {
+  const r = new ProtoReader(body);
+  const cache = new LabelCache();
+  let index = 0;
+  while (r.pos < r.end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wt = tag & 7;
+    if (field === 1 && wt === WIRE_LEN) {
+      const end = r.len();
+      const rows = readTimeSeries(r, end, stats, errors, index++, cache);
+      if (rows.length > 0) yield rows;
+    } else if (field === 3 && wt === WIRE_LEN) {
+      metadataField(r, stats, onMetadata);
+    } else {
+      r.skip(wt);
+    }
+  }
+}
+
+/** metadataField reads a WriteRequest's metadata entry (its tag read) into onMetadata, or skips and counts it. */
+export function metadataField(r: ProtoReader, stats: RemoteWriteStats, onMetadata: MetadataSink | undefined): void {
+  if (onMetadata === undefined) {
+    stats.ignoredMetadata++;
+    r.skip(WIRE_LEN);
+    return;
+  }
+  const end = r.len();
+  const u = readMetricMetadata(r, end);
+  if (u !== undefined) onMetadata(u);
+}
+
+function readTimeSeries(r: ProtoReader, end: number, stats: RemoteWriteStats, errors: ErrorSummary, index: number, cache: LabelCache): Row[] {
+  const outerEnd = r.end;
+  r.end = end;
+  const labels: Label[] = [];
+  const samples: number[] = []; // start offsets of Sample messages, decoded once labels are known
+  let keyStart = -1;
+  let keyEnd = -1;
+  let contiguous = true;
+  while (r.pos < end) {
+    const tagStart = r.pos;
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wt = tag & 7;
+    if (field === 1 && wt === WIRE_LEN) {
+      const lEnd = r.len();
+      const lStart = r.pos;
+      labels.push(cache.get(r, lEnd) ?? cache.put(lStart, lEnd, readLabel(r, lEnd)));
+      if (keyStart < 0) keyStart = tagStart;
+      else if (tagStart !== keyEnd) contiguous = false;
+      keyEnd = lEnd;
+    } else if (field === 2 && wt === WIRE_LEN) {
+      samples.push(tagStart);
+      r.pos = r.len();
+    } else {
+      if (field === 3 && wt === WIRE_LEN) stats.ignoredExemplars++;
+      if (field === 4 && wt === WIRE_LEN) stats.ignoredHistograms++;
+      r.skip(wt);
+    }
+  }
+  r.end = outerEnd;
+  stats.timeseries++;
+  if (samples.length === 0) return [];
+  let canonical: Label[];
+  try {
+    canonical = canonicalLabels(labels, 'reject');
+    if (canonical.length === 0) return skipSeries(errors, index, 'series has no labels', samples.length);
+  } catch (e) {
+    if (!isLineFailure(e)) throw e;
+    return skipSeries(errors, index, e.reason, samples.length);
+  }
+  const rawKey = contiguous ? r.buf.toString('latin1', keyStart, keyEnd) : undefined;
+  const rows: Row[] = new Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    r.pos = samples[i]!;
+    r.uint32(); // the tag, checked above
+    const sEnd = r.len();
+    rows[i] = readSample(r, sEnd, canonical, rawKey);
+  }
+  r.pos = end;
+  stats.samples += rows.length;
+  return rows;
+}
+
+function skipSeries(errors: ErrorSummary, index: number, reason: string, samples: number): Row[] {
+  errors.add(`${reason}; ${samples} samples dropped`, { item: `timeseries[${index}]` });
+  return [];
+}
+
+function readLabel(r: ProtoReader, end: number): Label {
+  const outerEnd = r.end;
+  r.end = end;
+  let name = '';
+  let value = '';
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wt = tag & 7;
+    if (field === 1 && wt === WIRE_LEN) name = r.string();
+    else if (field === 2 && wt === WIRE_LEN) value = r.string();
+    else r.skip(wt);
+  }
+  r.end = outerEnd;
+  return { name, value };
+}
+
+function readSample(r: ProtoReader, end: number, labels: Label[], rawKey: string | undefined): Row {
+  const outerEnd = r.end;
+  r.end = end;
+  let value = 0;
+  let timestamp = 0;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wt = tag & 7;
+    if (field === 1 && wt === WIRE_FIXED64) value = r.double();
+    else if (field === 2 && wt === WIRE_VARINT) timestamp = r.int64();
+    else r.skip(wt);
+  }
+  r.end = outerEnd;
+  return { labels, timestamp, value, rawKey };
+}
+
+// LabelCache hands out one Label object per distinct label encoding within a request: the series of
+// one WriteRequest repeat the same job/instance/… pairs over and over, and reusing the object
+// saves decoding two strings per label. Keyed by an FNV-1a hash of the label's bytes; a hit is
+// confirmed byte by byte, a collision just falls back to decoding.
+class LabelCache {
+  readonly #map = new Map<number, { label: Label; start: number; end: number }>();
+
+  get(r: ProtoReader, end: number): Label | undefined {
+    const b = r.buf;
+    const start = r.pos;
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    this.#hash = h;
+    const hit = this.#map.get(h);
+    if (hit === undefined || hit.end - hit.start !== end - start) return undefined;
+    for (let i = 0; i < end - start; i++) if (b[hit.start + i] !== b[start + i]) return undefined;
+    r.pos = end;
+    return hit.label;
+  }
+
+  // put remembers the label just decoded from [start, end) under the hash computed by get.
+  put(start: number, end: number, label: Label): Label {
+    if (!this.#map.has(this.#hash)) this.#map.set(this.#hash, { label, start, end });
+    return label;
+  }
+
+  #hash = 0;
 }

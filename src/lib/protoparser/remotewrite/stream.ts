@@ -1,11 +1,12 @@
 import zlib from 'node:zlib';
-import { BodyTooLargeError, type ErrorSummary, ParseError, UnsupportedEncodingError } from '../common/parse-error.ts';
-import { decodeSnappyBlock, DEFAULT_BATCH_SIZE, readBody, type ByteSource } from '../common/stream.ts';
+import { BodyTooLargeError, ErrorSummary, ParseError, UnsupportedEncodingError } from '../common/parse-error.ts';
+import { decodeSnappyBlock, DEFAULT_BATCH_SIZE, readBody, RowBatcher, type ByteSource } from '../common/stream.ts';
 import { KeyedColumns } from '../common/keyed-columns.ts';
 import type { MetadataSink } from '../common/metadata.ts';
 import type { Row } from '../common/row.ts';
-import { SeriesKeyDictionary } from '../common/series-keys.ts';
-import { KeyedRemoteWriteParser, type RemoteWriteStats } from './parse-keyed.ts';
+import type { SeriesKeyDictionary } from '../common/series-keys.ts';
+import { newStats, seriesRowsOf, type RemoteWriteStats } from './parse.ts';
+import { KeyedRemoteWriteParser } from './parse-keyed.ts';
 
 /** RemoteWriteBodyOptions bound what a remote-write request may cost. */
 export interface RemoteWriteBodyOptions {
@@ -49,7 +50,7 @@ export async function readRemoteWriteBody(source: ByteSource, opts: RemoteWriteB
 /** RemoteWriteImportOptions configure importRemoteWrite. */
 export interface RemoteWriteImportOptions extends RemoteWriteBodyOptions {
   readonly batchSize?: number;
-  /** Receives rows in request order, about batchSize at a time (see importRemoteWrite); awaited. */
+  /** Receives rows in request order, at most batchSize at a time; awaited. */
   readonly onBatch: (rows: Row[]) => void | Promise<void>;
 }
 
@@ -65,14 +66,23 @@ export interface RemoteWriteImportSummary {
 
 /**
  * importRemoteWrite reads, decodes and parses one remote-write request, handing rows to onBatch in
- * batches of about batchSize (a batch ends between series): the rows adapter over
- * importRemoteWriteKeyed, with a dictionary of its own. Body-level problems (size limits,
- * encoding, snappy corruption) reject; a broken protobuf is returned in `error` after the series
- * before it were delivered.
+ * bounded batches. Body-level problems (size limits, encoding, snappy corruption) reject; a broken
+ * protobuf is returned in `error` after the series before it were delivered.
  */
-export function importRemoteWrite(source: ByteSource, opts: RemoteWriteImportOptions): Promise<RemoteWriteImportSummary> {
-  const keys = new SeriesKeyDictionary(Number.MAX_SAFE_INTEGER);
-  return importRemoteWriteKeyed(source, { ...opts, keys, onBatch: (batch) => opts.onBatch(batch.toRows()) });
+export async function importRemoteWrite(source: ByteSource, opts: RemoteWriteImportOptions): Promise<RemoteWriteImportSummary> {
+  const body = await readRemoteWriteBody(source, opts);
+  const stats = newStats();
+  const errors = new ErrorSummary();
+  const batcher = new RowBatcher(opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onBatch);
+  let error: ParseError | undefined;
+  try {
+    for (const rows of seriesRowsOf(body, stats, errors, opts.onMetadata)) await batcher.add(rows);
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    error = e;
+  }
+  await batcher.flush();
+  return { rows: batcher.total, stats, errors, error };
 }
 
 /** RemoteWriteKeyedOptions configure importRemoteWriteKeyed. */

@@ -4,7 +4,7 @@ import { ErrorSummary } from '../common/parse-error.ts';
 import { canonicalLabels, type Label } from '../common/row.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import type { MetadataSink } from '../common/metadata.ts';
-import { metadataField, newStats, type RemoteWriteStats } from './parse.ts';
+import { metadataField, newStats, readLabel, type RemoteWriteStats } from './parse.ts';
 import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
 
 /** KeyedRemoteWriteOptions configure a KeyedRemoteWriteParser. */
@@ -237,21 +237,3 @@ function readLabels(b: Buffer, start: number, end: number): Label[] {
   }
   return labels;
 }
-
-function readLabel(r: ProtoReader, end: number): Label {
-  const outerEnd = r.end;
-  r.end = end;
-  let name = '';
-  let value = '';
-  while (r.pos < end) {
-    const tag = r.uint32();
-    const field = tag >>> 3;
-    const wt = tag & 7;
-    if (field === 1 && wt === WIRE_LEN) name = r.string();
-    else if (field === 2 && wt === WIRE_LEN) value = r.string();
-    else r.skip(wt);
-  }
-  r.end = outerEnd;
-  return { name, value };
-}
-

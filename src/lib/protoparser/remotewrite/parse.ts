@@ -150,7 +150,8 @@ function skipSeries(errors: ErrorSummary, index: number, reason: string, samples
   return [];
 }
 
-function readLabel(r: ProtoReader, end: number): Label {
+/** readLabel decodes the Label message r[pos, end) (its tag and length read) and leaves r at end. */
+export function readLabel(r: ProtoReader, end: number): Label {
   const outerEnd = r.end;
   r.end = end;
   let name = '';

@@ -47,11 +47,14 @@ const jsonl = readFileSync(`${dir}/w.jsonl`);
 let rwRequests: Buffer[] | undefined;
 function requests(): Buffer[] {
   if (rwRequests !== undefined) return rwRequests;
-  const bySeries = new Map<string, { labels: common.Label[]; timestamps: number[]; values: number[] }>();
+  const bySeries = new Map<string, { labels: common.Labels; timestamps: number[]; values: number[] }>();
   for (const r of prometheus.parse(prom.toString('utf8'), { now }).rows) {
     const k = JSON.stringify(r.labels);
     let s = bySeries.get(k);
-    if (s === undefined) bySeries.set(k, (s = { labels: r.labels, timestamps: [], values: [] }));
+    if (s === undefined) {
+      s = { labels: r.labels, timestamps: [], values: [] };
+      bySeries.set(k, s);
+    }
     s.timestamps.push(r.timestamp);
     s.values.push(r.value);
   }
@@ -62,6 +65,7 @@ function requests(): Buffer[] {
 }
 
 const discard = (): void => {};
+const limits = { maxBodyBytes: 64 << 20, maxDecodedBytes: 256 << 20 };
 const promKeys = new common.SeriesKeyDictionary(KEY_BYTES);
 const inflKeys = new common.SeriesKeyDictionary(KEY_BYTES);
 const jsonKeys = new common.SeriesKeyDictionary(KEY_BYTES);
@@ -75,11 +79,11 @@ await time('jsonline keyed', async () => (await jsonline.streamJsonLinesKeyed(ch
 await time('jsonline rows', async () => (await jsonline.streamJsonLines(chunks(jsonl), { onBatch: discard })).rows);
 await time('remotewrite keyed', async () => {
   let n = 0;
-  for (const body of requests()) n += (await remotewrite.importRemoteWriteKeyed([body], { keys: rwKeys, onBatch: discard })).rows;
+  for (const body of requests()) n += (await remotewrite.importRemoteWriteKeyed([body], { ...limits, keys: rwKeys, onBatch: discard })).rows;
   return n;
 });
 await time('remotewrite rows', async () => {
   let n = 0;
-  for (const body of requests()) n += (await remotewrite.importRemoteWrite([body], { onBatch: discard })).rows;
+  for (const body of requests()) n += (await remotewrite.importRemoteWrite([body], { ...limits, onBatch: discard })).rows;
   return n;
 });

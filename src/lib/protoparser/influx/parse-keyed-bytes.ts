@@ -1,5 +1,4 @@
 import { runByteLines, type FastSlowLines } from '../common/byte-lines.ts';
-import { BACKSLASH, COMMA, CR, EQ, HASH, LF, MINUS, QUOTE, SPACE } from '../common/chars.ts';
 import { readDecimal, readInteger, type NumberOut } from '../common/float-bytes.ts';
 import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
@@ -18,6 +17,18 @@ export interface InfluxKeyedOptions extends Omit<InfluxParseOptions, 'firstLine'
   readonly out: KeyedColumns;
 }
 
+// Char codes as local constants, not imported from common/chars.ts: this fast path ran ~25% slower
+// with the imported ones (bench/parse-speed.ts, influx keyed, 120k rows: CPU medians 93-110 ms
+// against 68-82 ms, runs alternating with the old code); V8 does not fold imported bindings here.
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const HASH = 35;
+const COMMA = 44;
+const EQ = 61;
+const BACKSLASH = 92;
+const MINUS = 45;
 const MAX_FIELDS = 64;
 // Digits dropped (sub-millisecond units) or scale applied to reach ms, by precision.
 const DROP: Record<InfluxPrecision, number> = { ns: 6, us: 3, ms: 0, s: 0, m: 0, h: 0 };

@@ -25,12 +25,12 @@ export interface ParseResult extends RowsAndErrors {
 export type LineParser = (text: string, start: number, end: number, rows: Row[]) => void;
 
 /**
- * parseLines runs parseLine over every non-empty line of text. Lines are numbered from firstLine;
- * a UTF-8 byte order mark at the very start of the input (firstLine 1) is skipped.
+ * forEachLine calls onLine(start, end, line) for every non-empty line text[start, end) (without its
+ * "\n" or trailing "\r"), numbered from firstLine, and adds each LineFailure it throws to errors
+ * under its line number; returns how many lines text held. A UTF-8 byte order mark at the very start
+ * of the input (firstLine 1) is skipped.
  */
-export function parseLines(text: string, firstLine: number, parseLine: LineParser): ParseResult {
-  const rows: Row[] = [];
-  const errors = new ErrorSummary();
+export function forEachLine(text: string, firstLine: number, errors: ErrorSummary, onLine: (start: number, end: number) => void): number {
   const n = text.length;
   let i = firstLine === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = firstLine;
@@ -39,19 +39,37 @@ export function parseLines(text: string, firstLine: number, parseLine: LineParse
     if (eol < 0) eol = n;
     const end = eol > i && text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
     if (end > i) {
-      const mark = rows.length;
       try {
-        parseLine(text, i, end, rows);
+        onLine(i, end);
       } catch (e) {
         if (!isLineFailure(e)) throw e;
-        rows.length = mark;
         errors.add(e.reason, { line });
       }
     }
     i = eol + 1;
     line++;
   }
-  return { rows, errors, lines: line - firstLine };
+  return line - firstLine;
+}
+
+/**
+ * parseLines runs parseLine over every non-empty line of text (see forEachLine); the rows a line
+ * pushed before failing are removed.
+ */
+export function parseLines(text: string, firstLine: number, parseLine: LineParser): ParseResult {
+  const rows: Row[] = [];
+  const errors = new ErrorSummary();
+  let mark = 0;
+  const lines = forEachLine(text, firstLine, errors, (start, end) => {
+    mark = rows.length;
+    try {
+      parseLine(text, start, end, rows);
+    } catch (e) {
+      rows.length = mark;
+      throw e;
+    }
+  });
+  return { rows, errors, lines };
 }
 
 /** countLines returns how many lines parseLines would number in text. */

@@ -18,6 +18,7 @@ import { parseFloatRange } from '../common/float.ts';
 import { fail, isLineFailure, quote } from '../common/line-failure.ts';
 import { canonicalLabels, METRIC_NAME_LABEL, type Label, type Row } from '../common/row.ts';
 import { parseLines, type ParseResult } from '../common/parse-result.ts';
+import { BACKSLASH, COMMA, EQ, QUOTE, SPACE } from '../common/chars.ts';
 
 /** InfluxPrecision is the unit of line timestamps. */
 export type InfluxPrecision = 'ns' | 'us' | 'ms' | 's' | 'm' | 'h';
@@ -70,11 +71,6 @@ interface LineContext {
   readonly skipMeasurement: boolean;
 }
 
-const SPACE = 32;
-const COMMA = 44;
-const EQ = 61;
-const QUOTE = 34;
-const BACKSLASH = 92;
 
 // scan returns the index of the first unescaped a, b or c in [from, end), or end.
 function scan(s: string, from: number, end: number, a: number, b: number, c = a): number {

@@ -7,11 +7,7 @@
 // or a metadata line that does not parse, is an ordinary comment: it is ignored, never an error.
 
 import { hashBytes, hashText, METRIC_TYPES, type MetadataSink, type MetadataUpdate, type MetricType, type RecentLines } from '../common/metadata.ts';
-
-const SPACE = 32;
-const TAB = 9;
-const QUOTE = 34;
-const BACKSLASH = 92;
+import { BACKSLASH, QUOTE, SPACE, TAB } from '../common/chars.ts';
 
 const TYPES: ReadonlyMap<string, MetricType> = new Map<string, MetricType>([...METRIC_TYPES.map((t) => [t, t] as const), ['untyped', 'unknown']]);
 

@@ -1,3 +1,5 @@
+import { runByteLines, type FastSlowLines } from '../common/byte-lines.ts';
+import { BACKSLASH, CR, HASH, LBRACE, LF, QUOTE, RBRACE, SPACE, TAB } from '../common/chars.ts';
 import { readDecimal, readInteger, type NumberOut } from '../common/float-bytes.ts';
 import type { KeyedColumns } from '../common/keyed-columns.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
@@ -5,15 +7,6 @@ import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import type { MetadataCapture } from './metadata.ts';
 import { parseKeyed, type KeyedParseResult, type PrometheusKeyedOptions } from './parse-keyed.ts';
 
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const TAB = 9;
-const HASH = 35;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const LBRACE = 123;
-const RBRACE = 125;
 
 // endsToken reports whether a number token ends at b[p]: a blank, the line's end, or the block's.
 function endsToken(b: Uint8Array, p: number): boolean {
@@ -35,7 +28,7 @@ export function parseKeyedBytes(block: Buffer, opts: PrometheusKeyedOptions): Ke
   return new ByteLineParser(block, opts).run();
 }
 
-class ByteLineParser {
+class ByteLineParser implements FastSlowLines {
   readonly #b: Buffer;
   readonly #o: PrometheusKeyedOptions;
   readonly #keys: SeriesKeyDictionary;
@@ -57,27 +50,13 @@ class ByteLineParser {
   }
 
   run(): KeyedParseResult {
-    const b = this.#b;
-    const n = b.length;
-    const firstLine = this.#o.firstLine ?? 1;
-    let line = firstLine;
-    let i = 0;
-    // A byte order mark is for the text parser to skip (alone, it is no line at all).
-    if (firstLine === 1 && n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
-      if (n === 3) return { errors: this.#errors, lines: 0 };
-      i = this.#slow(0, line++);
-    }
-    while (i < n) {
-      const next = this.#fast(i);
-      i = next >= 0 ? next : this.#slow(i, line);
-      line++;
-    }
-    return { errors: this.#errors, lines: line - firstLine };
+    const lines = runByteLines(this.#b, this.#o.firstLine ?? 1, this);
+    return { errors: this.#errors, lines };
   }
 
-  // fast reads the line at i when it is a known key with plain numbers, returning where the next
-  // line starts, or -1 to leave the line to #slow (nothing was recorded then).
-  #fast(start: number): number {
+  // fast reads the line at start when it is a known key with plain numbers, returning where the next
+  // line starts, or -1 to leave the line to slow (nothing was recorded then).
+  fast(start: number): number {
     const b = this.#b;
     const n = b.length;
     let i = start;
@@ -158,7 +137,7 @@ class ByteLineParser {
 
   // slow decodes the line at start and parses it with parseKeyed; then records the bytes of its
   // key, so the next line with them takes the fast path. Returns where the next line starts.
-  #slow(start: number, line: number): number {
+  slow(start: number, line: number): number {
     const b = this.#b;
     const eol = b.indexOf(LF, start);
     const end = eol < 0 ? b.length : eol;

@@ -1,5 +1,6 @@
 import type { KeyedColumns } from '../common/keyed-columns.ts';
-import { isLineFailure } from '../common/line-failure.ts';
+import { HASH, LBRACE, RBRACE, SPACE, TAB } from '../common/chars.ts';
+import { forEachLine } from '../common/parse-result.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import type { MetadataCapture } from './metadata.ts';
@@ -25,11 +26,6 @@ export interface KeyedParseResult {
   readonly lines: number;
 }
 
-const SPACE = 32;
-const TAB = 9;
-const HASH = 35;
-const LBRACE = 123;
-const RBRACE = 125;
 
 /**
  * parseKeyed parses Prometheus text exposition lines exactly as parse() does, but appends each good
@@ -43,23 +39,8 @@ export function parseKeyed(text: string, opts: PrometheusKeyedOptions): KeyedPar
   const firstLine = opts.firstLine ?? 1;
   const errors = new ErrorSummary();
   const p = new KeyedLineParser(text, now, opts.keys, opts.out, opts.metadata);
-  const n = text.length;
-  let i = firstLine === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = firstLine;
-  while (i < n) {
-    let eol = text.indexOf('\n', i);
-    if (eol < 0) eol = n;
-    const end = eol > i && text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
-    try {
-      p.line(i, end);
-    } catch (e) {
-      if (!isLineFailure(e)) throw e;
-      errors.add(e.reason, { line });
-    }
-    i = eol + 1;
-    line++;
-  }
-  return { errors, lines: line - firstLine };
+  const lines = forEachLine(text, firstLine, errors, (start, end) => p.line(start, end));
+  return { errors, lines };
 }
 
 class KeyedLineParser {

@@ -13,11 +13,12 @@
 // - a repeated label name rejects the line (the series would be ambiguous);
 // - NaN, +Inf, -Inf (any letter case, also Infinity) are values; timestamps are integer ms.
 
+import { BACKSLASH, COMMA, EQ, HASH, LBRACE, QUOTE, RBRACE, SPACE, TAB } from '../common/chars.ts';
 import { ErrorSummary } from '../common/parse-error.ts';
 import { parseFloatRange, parseIntRange } from '../common/float.ts';
-import { fail, isLineFailure, quote } from '../common/line-failure.ts';
+import { fail, quote } from '../common/line-failure.ts';
 import { canonicalLabels, METRIC_NAME_LABEL, type Label, type Row } from '../common/row.ts';
-import type { ParseResult } from '../common/parse-result.ts';
+import { forEachLine, type ParseResult } from '../common/parse-result.ts';
 import type { MetadataCapture } from './metadata.ts';
 
 /** PrometheusParseOptions configure parse. */
@@ -37,15 +38,6 @@ export function parse(text: string, opts: PrometheusParseOptions): ParseResult {
   return p.run(opts.firstLine ?? 1);
 }
 
-const SPACE = 32;
-const TAB = 9;
-const HASH = 35;
-const LBRACE = 123;
-const RBRACE = 125;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const EQ = 61;
-const COMMA = 44;
 const RING_SIZE = 8;
 
 /** Sample is the value and timestamp of a line (a reused out-parameter). */
@@ -130,25 +122,9 @@ export class LineParser {
   }
 
   run(firstLine: number): ParseResult {
-    const s = this.s;
-    const n = s.length;
     const errors = new ErrorSummary();
-    let i = firstLine === 1 && s.charCodeAt(0) === 0xfeff ? 1 : 0;
-    let line = firstLine;
-    while (i < n) {
-      let eol = s.indexOf('\n', i);
-      if (eol < 0) eol = n;
-      const end = eol > i && s.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
-      try {
-        this.line(i, end);
-      } catch (e) {
-        if (!isLineFailure(e)) throw e;
-        errors.add(e.reason, { line });
-      }
-      i = eol + 1;
-      line++;
-    }
-    return { rows: this.rows, errors, lines: line - firstLine };
+    const lines = forEachLine(this.s, firstLine, errors, (start, end) => this.line(start, end));
+    return { rows: this.rows, errors, lines };
   }
 
   /** line parses s[start, end) (without its line break), pushing a row unless it is blank or a comment. */

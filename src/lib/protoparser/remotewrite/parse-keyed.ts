@@ -4,8 +4,8 @@ import { ErrorSummary } from '../common/parse-error.ts';
 import { canonicalLabels, type Label } from '../common/row.ts';
 import type { SeriesKeyDictionary } from '../common/series-keys.ts';
 import type { MetadataSink } from '../common/metadata.ts';
-import { metadataField, newStats, type RemoteWriteStats } from './parse.ts';
-import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
+import { metadataField, newStats, readLabel, readSample, type RemoteWriteStats, type SampleOut } from './parse.ts';
+import { ProtoReader, WIRE_LEN } from './proto.ts';
 
 /** KeyedRemoteWriteOptions configure a KeyedRemoteWriteParser. */
 export interface KeyedRemoteWriteOptions {
@@ -198,22 +198,11 @@ export class KeyedRemoteWriteParser {
   // Why the last label set was refused.
   #reason = '';
 
+  readonly #s: SampleOut = { value: 0, timestamp: 0 };
+
   #sample(end: number, k: number): void {
-    const r = this.#r;
-    const outerEnd = r.end;
-    r.end = end;
-    let value = 0;
-    let timestamp = 0;
-    while (r.pos < end) {
-      const tag = r.uint32();
-      const field = tag >>> 3;
-      const wt = tag & 7;
-      if (field === 1 && wt === WIRE_FIXED64) value = r.double();
-      else if (field === 2 && wt === WIRE_VARINT) timestamp = r.int64();
-      else r.skip(wt);
-    }
-    r.end = outerEnd;
-    this.#out.push(k, timestamp, value);
+    readSample(this.#r, end, this.#s);
+    this.#out.push(k, this.#s.timestamp, this.#s.value);
   }
 
   #growSamples(): void {
@@ -237,21 +226,3 @@ function readLabels(b: Buffer, start: number, end: number): Label[] {
   }
   return labels;
 }
-
-function readLabel(r: ProtoReader, end: number): Label {
-  const outerEnd = r.end;
-  r.end = end;
-  let name = '';
-  let value = '';
-  while (r.pos < end) {
-    const tag = r.uint32();
-    const field = tag >>> 3;
-    const wt = tag & 7;
-    if (field === 1 && wt === WIRE_LEN) name = r.string();
-    else if (field === 2 && wt === WIRE_LEN) value = r.string();
-    else r.skip(wt);
-  }
-  r.end = outerEnd;
-  return { name, value };
-}
-

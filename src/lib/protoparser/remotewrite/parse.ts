@@ -134,11 +134,12 @@ function readTimeSeries(r: ProtoReader, end: number, stats: RemoteWriteStats, er
   }
   const rawKey = contiguous ? r.buf.toString('latin1', keyStart, keyEnd) : undefined;
   const rows: Row[] = new Array(samples.length);
+  const s: SampleOut = { value: 0, timestamp: 0 };
   for (let i = 0; i < samples.length; i++) {
     r.pos = samples[i]!;
     r.uint32(); // the tag, checked above
-    const sEnd = r.len();
-    rows[i] = readSample(r, sEnd, canonical, rawKey);
+    readSample(r, r.len(), s);
+    rows[i] = { labels: canonical, timestamp: s.timestamp, value: s.value, rawKey };
   }
   r.pos = end;
   stats.samples += rows.length;
@@ -150,7 +151,8 @@ function skipSeries(errors: ErrorSummary, index: number, reason: string, samples
   return [];
 }
 
-function readLabel(r: ProtoReader, end: number): Label {
+/** readLabel decodes the Label message r[pos, end) (its tag and length read) and leaves r at end. */
+export function readLabel(r: ProtoReader, end: number): Label {
   const outerEnd = r.end;
   r.end = end;
   let name = '';
@@ -167,21 +169,27 @@ function readLabel(r: ProtoReader, end: number): Label {
   return { name, value };
 }
 
-function readSample(r: ProtoReader, end: number, labels: Label[], rawKey: string | undefined): Row {
+/** SampleOut receives a Sample message's fields (a reused out-parameter; an object field keeps NaN bits). */
+export interface SampleOut {
+  value: number;
+  timestamp: number;
+}
+
+/** readSample decodes the Sample message r[pos, end) (its tag and length read) into `into` and leaves r at end. */
+export function readSample(r: ProtoReader, end: number, into: SampleOut): void {
   const outerEnd = r.end;
   r.end = end;
-  let value = 0;
-  let timestamp = 0;
+  into.value = 0;
+  into.timestamp = 0;
   while (r.pos < end) {
     const tag = r.uint32();
     const field = tag >>> 3;
     const wt = tag & 7;
-    if (field === 1 && wt === WIRE_FIXED64) value = r.double();
-    else if (field === 2 && wt === WIRE_VARINT) timestamp = r.int64();
+    if (field === 1 && wt === WIRE_FIXED64) into.value = r.double();
+    else if (field === 2 && wt === WIRE_VARINT) into.timestamp = r.int64();
     else r.skip(wt);
   }
   r.end = outerEnd;
-  return { labels, timestamp, value, rawKey };
 }
 
 // LabelCache hands out one Label object per distinct label encoding within a request: the series of

@@ -1,14 +1,5 @@
-/**
- * CorruptDataError reports bytes read back from disk (a part, an index file, a WAL record) that do
- * not decode. Decoders throw only this error for bad input, so callers can tell damaged data apart
- * from programming errors and name the file that holds it.
- */
-export class CorruptDataError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'CorruptDataError';
-  }
-}
+// CorruptDataError lives with the byte reader that throws it (lib/bytes); storage code names it from here.
+export { CorruptDataError } from '../bytes/errors.ts';
 
 /** errorMessage extracts a message from anything thrown. */
 export function errorMessage(err: unknown): string {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ByteWriter } from './encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { encodeTimestamps } from './encoding/timestamps.ts';
 import { ValueEncoder } from './encoding/values.ts';
 import { compress, maybeCompress } from './encoding/zstd.ts';

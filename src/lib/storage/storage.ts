@@ -3,7 +3,7 @@ import type {
   Deleter, Inserter, Labels, MetricRow, SearchQuery, Searcher, SeriesSamples, Tenant, TenantLister, TimeRange, TsdbStatus, TsdbStatusQuery,
 } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
-import { ByteWriter } from './encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { errorMessage } from './errors.ts';
 import type { BackgroundRunner } from './background/runner.ts';
 import { Flusher } from './flusher.ts';

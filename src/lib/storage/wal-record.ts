@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { Tenant } from '../storageapi/api.ts';
-import { ByteWriter } from './encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { CorruptDataError } from './errors.ts';
 
 // WAL records (FORMAT.md "Write-ahead log"): u32 payload length, u32 CRC-32 of the payload,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteWriter } from './encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { CorruptDataError } from './errors.ts';
 import { silentLogger } from './logger.ts';
 import { Wal, listSegments, segmentName } from './wal.ts';

@@ -1,7 +1,7 @@
 import type { Labels, MetricRow, Tenant } from '../storageapi/api.ts';
 import { LimitExceededError } from '../storageapi/errors.ts';
 import type { StorageCore } from './core.ts';
-import { ByteWriter } from './encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { MS_PER_DAY, labelsKey } from './index/keys.ts';
 import type { KeyedRows } from './keyed-rows.ts';
 import { type RejectReason, normalizeLabels } from './labels.ts';

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteWriter } from '../storage/encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { CorruptDataError } from '../storage/errors.ts';
 import type { LabelMatcher, MetricRow, SearchQuery, TsdbStatus } from '../storageapi/api.ts';
 import { LimitExceededError, MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';

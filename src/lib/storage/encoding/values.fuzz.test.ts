@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 import { MAX_TIMESTAMP_ABS, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps } from './timestamps-decode.ts';
 import { ValueEncoder } from './values.ts';

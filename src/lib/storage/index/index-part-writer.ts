@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { join } from 'node:path';
-import { ByteWriter } from '../encoding/bytes.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 import { compress, maybeCompress } from '../encoding/zstd.ts';
 import { errorMessage } from '../errors.ts';
 import { BufferedFile, fsyncDir, newPartName, writeFileSynced } from '../fs-util.ts';

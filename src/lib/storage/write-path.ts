@@ -8,7 +8,7 @@ import { type RejectReason, normalizeLabels } from './labels.ts';
 import { acceptedRange } from './retention.ts';
 import { ownString } from './series-cache.ts';
 import type { SeriesRef, TenantState } from './tenant-state.ts';
-import { SamplesRecord, appendSeriesRecord } from './wal-record.ts';
+import { SamplesRecord, appendSeriesRecord } from './wal/wal-record.ts';
 
 /** MAX_VALID_TIMESTAMP is the last ms of year 9999; timestamps must be in [0, this]. */
 export const MAX_VALID_TIMESTAMP = 253_402_300_799_999;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { StorageLogger } from '../logger.ts';
-import { LruCache } from '../lru-cache.ts';
-import type { BlockHeaders, PartMeta } from '../part-format.ts';
+import type { StorageLogger } from '../common/logger.ts';
+import { LruCache } from '../common/lru-cache.ts';
+import type { BlockHeaders, PartMeta } from '../part/part-format.ts';
 import {
   type FlushRequest, type IndexFlushRequest, type IndexMergeRequest, type MergeRequest, type WrittenPart,
   runFlush, runIndexFlush, runIndexMerge, runMerge,

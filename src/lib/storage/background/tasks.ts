@@ -1,15 +1,15 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeBufferParts } from '../buffer-flush.ts';
-import { DataPart } from '../data-part.ts';
-import { moveIntoPlace } from '../fs-util.ts';
+import { writeBufferParts } from '../buffer/buffer-flush.ts';
+import { DataPart } from '../part/data-part.ts';
+import { moveIntoPlace } from '../common/fs-util.ts';
 import { hasId } from '../index/id-sets.ts';
 import { IndexPart } from '../index/index-part.ts';
 import { copyMergedItems, writeIndexPart } from '../index/index-part-writer.ts';
-import type { LruCache } from '../lru-cache.ts';
-import type { BlockHeaders, PartMeta } from '../part-format.ts';
-import { mergeParts } from '../part-merge.ts';
-import { type SharedBufferData, SharedBufferView } from '../raw-buffer.ts';
+import type { LruCache } from '../common/lru-cache.ts';
+import type { BlockHeaders, PartMeta } from '../part/part-format.ts';
+import { mergeParts } from '../part/part-merge.ts';
+import { type SharedBufferData, SharedBufferView } from '../buffer/raw-buffer.ts';
 
 // Background work is described by plain, structured-cloneable requests so the same functions run
 // on the main thread or in a worker thread (background/worker-main.ts). Each task leaves its

@@ -3,8 +3,8 @@
 // ingestion and queries for the event loop.
 
 import { parentPort } from 'node:worker_threads';
-import { LruCache } from '../lru-cache.ts';
-import type { BlockHeaders } from '../part-format.ts';
+import { LruCache } from '../common/lru-cache.ts';
+import type { BlockHeaders } from '../part/part-format.ts';
 import { type FlushRequest, type IndexFlushRequest, type IndexMergeRequest, type MergeRequest, runFlush, runIndexFlush, runIndexMerge, runMerge } from './tasks.ts';
 
 /** WorkerMessage is a request from the main thread. */

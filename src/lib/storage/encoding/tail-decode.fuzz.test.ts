@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STALE_NAN } from '../../storageapi/stale.ts';
-import { CorruptDataError } from '../errors.ts';
+import { CorruptDataError } from '../common/errors.ts';
 import { ByteWriter } from '../../bytes/index.ts';
 import { ENC_ZSTD, TS_DELTA_OF_DELTA, TS_DELTA_OF_DELTA_TAIL, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps, decodeTimestampsTail } from './timestamps-decode.ts';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../common/logger.ts';
 import { RawBuffer } from '../buffer/raw-buffer.ts';
 import { type BackgroundRunner, InlineRunner, WorkerRunner } from './runner.ts';
-import { packItems } from './tasks.ts';
+import { packItems } from '../index/index-tasks.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -29,7 +29,7 @@ export const PURE_CORES: readonly string[] = [
 
 /** CLOCK_ALLOWED are the pure-core files that may read the wall clock, each with its reason. */
 export const CLOCK_ALLOWED: Readonly<Record<string, string>> = {
-  'src/lib/storage/fs-util.ts':
+  'src/lib/storage/common/fs-util.ts':
     'newPartName stamps part names with the real wall clock so a name is never reused, not even across restarts and restores; an injected (test) clock could repeat one',
   'src/lib/storageapi/contract-suite.ts':
     'test support, not a core: the storages under the contract tests run on the real clock (retention), so the fixture is anchored at the wall clock too',

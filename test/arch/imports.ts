@@ -79,6 +79,8 @@ const APP_INFRA = lib('buildinfo', 'flags', 'httpserver', 'logger', 'metrics', '
 export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // --- src/lib: leaves first; a module lists only what it needs ---
   'src/lib/buildinfo': [],
+  // The one byte reader/writer (LEB128 varints, little-endian fixed widths) of every binary format.
+  'src/lib/bytes': [],
   'src/lib/regexp': [],
   'src/lib/backup': [],
   'src/lib/httpproxy': [],
@@ -93,17 +95,16 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // The storage contract: types, errors, matcher and sample-dedup semantics. Nothing of any implementation.
   'src/lib/storageapi': lib('regexp'),
   'src/lib/promql': lib('regexp'),
-  'src/lib/protoparser': lib('storageapi'),
+  'src/lib/protoparser': lib('bytes', 'storageapi'),
   // Keyed parsing shared by the single node and the cluster's insert node: parse worker pool,
   // key mirrors, influx key dictionaries, recent metadata lines.
   'src/lib/keyedparse': lib('logger', 'metrics', 'protoparser', 'storageapi'),
   // The query engine sees storage only through the contract.
   'src/lib/query': lib('promql', 'regexp', 'storageapi'),
-  'src/lib/storage': lib('storageapi'),
-  // FLAGGED storagerpc → storage: only for storage/encoding/bytes.ts (ByteReader/ByteWriter),
-  // CorruptDataError and the KeyedRows type, which pulls engine internals into the cluster's
-  // insert/select clients; those belong in a byte-codec module both import.
-  'src/lib/storagerpc': lib('httpserver', 'metrics', 'protoparser', 'storage', 'storageapi'),
+  'src/lib/storage': lib('bytes', 'storageapi'),
+  // FLAGGED storagerpc → storage: only for the KeyedRows type, which pulls engine internals into
+  // the cluster's insert/select clients (the byte codec and CorruptDataError are in lib/bytes).
+  'src/lib/storagerpc': lib('bytes', 'httpserver', 'metrics', 'protoparser', 'storage', 'storageapi'),
   // What the cluster's insert and select nodes share about storage nodes seen through the contract:
   // rotation state, bounded calls, re-checks, addresses (the router and fan-out are in the apps).
   'src/lib/cluster': lib('metrics', 'storageapi', 'timer'),

@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import type { Labels, Tenant } from '../storageapi/api.ts';
 import type { IndexTable } from './index/index-table.ts';
 import type { RejectReason } from './labels.ts';
-import { LruCache } from './lru-cache.ts';
+import { LruCache } from './common/lru-cache.ts';
 import type { ResolvedOptions } from './options.ts';
-import type { BlockHeaders } from './part-format.ts';
+import type { BlockHeaders } from './part/part-format.ts';
 import { Partition, type PartitionOptions } from './partition.ts';
-import { BufferMemory, BufferPool, RawBuffer } from './raw-buffer.ts';
+import { BufferMemory, BufferPool, RawBuffer } from './buffer/raw-buffer.ts';
 import { CacheGroup } from './series-cache.ts';
 import { DeletedSeries, TenantState } from './tenant-state.ts';
-import type { Wal } from './wal.ts';
+import type { Wal } from './wal/wal.ts';
 
 /** Paths of a data directory (FORMAT.md "Directory layout"). */
 export interface StoragePaths {

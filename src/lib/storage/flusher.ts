@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackgroundRunner } from './background/runner.ts';
 import type { StorageCore } from './core.ts';
-import { errorMessage } from './errors.ts';
+import { errorMessage } from './common/errors.ts';
 
 // Flushed parts are not zstd-compressed: they are small and soon merged away, and a zstd call
 // costs ~10 µs of fixed overhead per block.

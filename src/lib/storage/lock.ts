@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage } from './errors.ts';
+import { errorMessage } from './common/errors.ts';
 
 /** LOCK_FILE holds the pid of the process that has the data directory open. */
 export const LOCK_FILE = 'flock.lock';

@@ -1,5 +1,5 @@
 import type { StorageCore } from './core.ts';
-import { errorMessage } from './errors.ts';
+import { errorMessage } from './common/errors.ts';
 import type { BackgroundRunner } from './background/runner.ts';
 import type { MergeSettings } from './partition.ts';
 import { retentionMinTs } from './retention.ts';

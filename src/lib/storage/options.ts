@@ -1,5 +1,5 @@
-import { silentLogger, type StorageLogger } from './logger.ts';
-import { DEFAULT_MERGE_POLICY, type MergePolicy } from './merge-policy.ts';
+import { silentLogger, type StorageLogger } from './common/logger.ts';
+import { DEFAULT_MERGE_POLICY, type MergePolicy } from './common/merge-policy.ts';
 
 /**
  * StorageOptions configure openStorage. Only dataPath is required. The app maps flags onto these

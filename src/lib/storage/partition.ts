@@ -1,16 +1,16 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WrittenPart } from './background/tasks.ts';
-import { DataPart } from './data-part.ts';
-import { errorMessage } from './errors.ts';
-import { fsyncDir, listDirs, mkdirp, newPartName, removeDir } from './fs-util.ts';
-import type { StorageLogger } from './logger.ts';
-import type { LruCache } from './lru-cache.ts';
-import { MANIFEST_FILE, ManifestWriter, readManifest, writeManifest } from './manifest.ts';
-import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from './merge-policy.ts';
-import type { BlockHeaders } from './part-format.ts';
+import { DataPart } from './part/data-part.ts';
+import { errorMessage } from './common/errors.ts';
+import { fsyncDir, listDirs, mkdirp, newPartName, removeDir } from './common/fs-util.ts';
+import type { StorageLogger } from './common/logger.ts';
+import type { LruCache } from './common/lru-cache.ts';
+import { MANIFEST_FILE, ManifestWriter, readManifest, writeManifest } from './common/manifest.ts';
+import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from './common/merge-policy.ts';
+import type { BlockHeaders } from './part/part-format.ts';
 import type { BackgroundRunner } from './background/runner.ts';
-import { partitionRange } from './partition-name.ts';
+import { partitionRange } from './common/partition-name.ts';
 
 /** MergeSettings say how a merge treats samples, and who runs it. */
 export interface MergeSettings {

@@ -1,5 +1,5 @@
 import { MS_PER_DAY, dayOf } from './index/keys.ts';
-import { partitionRange } from './partition-name.ts';
+import { partitionRange } from './common/partition-name.ts';
 
 // Retention rules, pure: the storage calls them with its injected clock.
 

@@ -2,14 +2,14 @@ import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { Labels, SearchQuery, SeriesSamples, Tenant, TimeRange, TsdbStatus, TsdbStatusQuery } from '../storageapi/api.ts';
 import { checkTenant } from '../storageapi/tenant.ts';
 import type { StorageCore } from './core.ts';
-import { SeriesBlockCursor, type DataPart } from './data-part.ts';
+import { SeriesBlockCursor, type DataPart } from './part/data-part.ts';
 import { dedupByInterval, normalizeSamples } from '../storageapi/dedup.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
 import { type IndexQuery, searchIds } from './index/index-search.ts';
 import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, decodeLabelsKey, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
 import { type CompiledMatcher, compileMatcher } from '../storageapi/matchers.ts';
 import { dayRange } from './retention.ts';
-import { SeriesScratch } from './series-scratch.ts';
+import { SeriesScratch } from './part/series-scratch.ts';
 
 export { checkTenant };
 

@@ -1,9 +1,9 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { errorMessage } from './errors.ts';
-import { fsyncDir, listDirs, removeDir } from './fs-util.ts';
-import { writeManifest } from './manifest.ts';
+import { errorMessage } from './common/errors.ts';
+import { fsyncDir, listDirs, removeDir } from './common/fs-util.ts';
+import { writeManifest } from './common/manifest.ts';
 
 /** SNAPSHOT_NAME_RE matches snapshot names: UTC YYYYMMDDhhmmss, a dash, 16 hex digits. */
 export const SNAPSHOT_NAME_RE = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})-[0-9A-F]{16}$/;

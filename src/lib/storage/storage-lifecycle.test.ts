@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TENANT } from '../storageapi/api.ts';
 import { LOCK_FILE, RESTORE_IN_PROGRESS } from './lock.ts';
-import { listSegments } from './wal.ts';
+import { listSegments } from './wal/wal.ts';
 import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
 
 // The Storage facade over its lifetime: opening (after a crash, over leftovers, locked), closing,

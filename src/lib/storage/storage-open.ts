@@ -3,21 +3,21 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { type BackgroundRunner, createRunner } from './background/runner.ts';
 import { StorageCore, storagePaths } from './core.ts';
-import { errorMessage } from './errors.ts';
-import { listDirs, mkdirp, removeDir } from './fs-util.ts';
+import { errorMessage } from './common/errors.ts';
+import { listDirs, mkdirp, removeDir } from './common/fs-util.ts';
 import { IndexTable } from './index/index-table.ts';
 import { KIND_DELETED, readIdKey, readTenantKey } from './index/keys.ts';
 import { DirLock, RESTORE_IN_PROGRESS } from './lock.ts';
-import { LruCache } from './lru-cache.ts';
+import { LruCache } from './common/lru-cache.ts';
 import type { ResolvedOptions } from './options.ts';
-import type { BlockHeaders } from './part-format.ts';
+import type { BlockHeaders } from './part/part-format.ts';
 import { Partition } from './partition.ts';
-import { PARTITION_NAME_RE } from './partition-name.ts';
+import { PARTITION_NAME_RE } from './common/partition-name.ts';
 import { cutoffDay } from './retention.ts';
 import { removeIncompleteSnapshots } from './snapshot.ts';
-import { Wal } from './wal.ts';
+import { Wal } from './wal/wal.ts';
 import { WalApplier } from './wal-apply.ts';
-import { replayWal } from './wal-replay.ts';
+import { replayWal } from './wal/wal-replay.ts';
 
 /** WAL_SEGMENT_BYTES rotates WAL segments at this size between flushes. */
 const WAL_SEGMENT_BYTES = 128 * 2 ** 20;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TENANT } from '../storageapi/api.ts';
 import { LimitExceededError } from '../storageapi/errors.ts';
 import { STALE_NAN, isStaleNaN } from '../storageapi/stale.ts';
-import { BufferMemory } from './raw-buffer.ts';
+import { BufferMemory } from './buffer/raw-buffer.ts';
 import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
 
 // The Storage facade: writes, reads, deletion, retention, limits and stats (opening, closing and

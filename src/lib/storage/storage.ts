@@ -3,8 +3,8 @@ import type {
   Deleter, Inserter, Labels, MetricRow, SearchQuery, Searcher, SeriesSamples, Tenant, TenantLister, TimeRange, TsdbStatus, TsdbStatusQuery,
 } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
-import { ByteWriter } from './encoding/bytes.ts';
-import { errorMessage } from './errors.ts';
+import { ByteWriter } from '../bytes/index.ts';
+import { errorMessage } from './common/errors.ts';
 import type { BackgroundRunner } from './background/runner.ts';
 import { Flusher } from './flusher.ts';
 import type { DirLock } from './lock.ts';
@@ -15,7 +15,7 @@ import * as search from './search.ts';
 import { deleteSnapshot, linkSnapshot, listSnapshots, snapshotName, snapshotsOlderThan } from './snapshot.ts';
 import { type StorageStats, collectStats } from './stats.ts';
 import { openCore } from './storage-open.ts';
-import { appendDeleteRecord } from './wal-record.ts';
+import { appendDeleteRecord } from './wal/wal-record.ts';
 import type { KeyedRows } from './keyed-rows.ts';
 import { type Rejections, WritePath } from './write-path.ts';
 

@@ -2,7 +2,7 @@ import type { Labels } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
 import { dayOf, decodeLabelsKey, readTenantKey } from './index/keys.ts';
 import type { TenantState } from './tenant-state.ts';
-import type { WalRecord } from './wal-record.ts';
+import type { WalRecord } from './wal/wal-record.ts';
 
 interface KnownSeries {
   readonly ts: TenantState;

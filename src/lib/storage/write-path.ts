@@ -1,14 +1,14 @@
 import type { Labels, MetricRow, Tenant } from '../storageapi/api.ts';
 import { LimitExceededError } from '../storageapi/errors.ts';
 import type { StorageCore } from './core.ts';
-import { ByteWriter } from './encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { MS_PER_DAY, labelsKey } from './index/keys.ts';
 import type { KeyedRows } from './keyed-rows.ts';
 import { type RejectReason, normalizeLabels } from './labels.ts';
 import { acceptedRange } from './retention.ts';
 import { ownString } from './series-cache.ts';
 import type { SeriesRef, TenantState } from './tenant-state.ts';
-import { SamplesRecord, appendSeriesRecord } from './wal-record.ts';
+import { SamplesRecord, appendSeriesRecord } from './wal/wal-record.ts';
 
 /** MAX_VALID_TIMESTAMP is the last ms of year 9999; timestamps must be in [0, this]. */
 export const MAX_VALID_TIMESTAMP = 253_402_300_799_999;

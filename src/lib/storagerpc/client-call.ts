@@ -1,7 +1,7 @@
 // One call from a client, start to end: the pooled connection, the per-call timeout, the abort
 // signal (which also cancels the work on the node), metrics, and the answer's decoding.
 
-import type { ByteReader, ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteReader, ByteWriter } from '../bytes/index.ts';
 import { NodeUnavailableError } from '../storageapi/errors.ts';
 import type { ClientConnection, Pending } from './client-connection.ts';
 import { expectEnd, reader, RpcProtocolError } from './codec.ts';

@@ -3,8 +3,8 @@
 // that breaks the connection fails every call on it with NodeUnavailableError.
 
 import { connect, type Socket } from 'node:net';
-import type { ByteWriter } from '../storage/encoding/bytes.ts';
-import { CorruptDataError } from '../storage/errors.ts';
+import type { ByteWriter } from '../bytes/index.ts';
+import { CorruptDataError } from '../bytes/index.ts';
 import { NodeUnavailableError } from '../storageapi/errors.ts';
 import { reader, readString, RpcProtocolError, writeString } from './codec.ts';
 import { readError } from './errors-codec.ts';

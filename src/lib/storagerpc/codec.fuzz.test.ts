@@ -4,8 +4,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteWriter } from '../storage/encoding/bytes.ts';
-import { CorruptDataError } from '../storage/errors.ts';
+import { ByteWriter } from '../bytes/index.ts';
+import { CorruptDataError } from '../storage/common/errors.ts';
 import type { LabelMatcher, MetricRow, SearchQuery, TsdbStatus } from '../storageapi/api.ts';
 import { LimitExceededError, MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';
 import { STALE_NAN } from '../storageapi/stale.ts';

@@ -4,7 +4,7 @@
 // repository. Every decoder checks bounds before it allocates, so a hostile count costs nothing;
 // bad input throws CorruptDataError (from ByteReader) or RpcProtocolError.
 
-import { ByteReader, type ByteWriter } from '../storage/encoding/bytes.ts';
+import { ByteReader, type ByteWriter } from '../bytes/index.ts';
 import type {
   Label, LabelMatcher, Labels, MatchType, NameCount, SearchQuery, Tenant, TimeRange, TsdbStatus, TsdbStatusQuery,
 } from '../storageapi/api.ts';

@@ -2,7 +2,7 @@
 // sends what storage threw; the client re-creates the same class with the same message, so the
 // select side's error mapping (422 for limits, 400 for matchers) works across the network.
 
-import type { ByteReader, ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteReader, ByteWriter } from '../bytes/index.ts';
 import { LimitExceededError, MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';
 import { readString, writeString } from './codec.ts';
 import { E_BAD_REQUEST, E_ERROR, E_LIMIT_EXCEEDED, E_MATCHER, E_PROTOCOL, E_TIMEOUT, E_UNAVAILABLE } from './frame.ts';

@@ -5,7 +5,7 @@
 // This file holds the protocol's numbers (frame types, services, methods, error kinds), the frame
 // encoder and the push decoder that cuts a byte stream into frames.
 
-import { ByteWriter } from '../storage/encoding/bytes.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import { RpcProtocolError } from './codec.ts';
 
 /** MAGIC opens the HELLO body: "STRP". */

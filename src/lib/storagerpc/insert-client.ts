@@ -1,6 +1,6 @@
 // InsertNodeClient: the storageapi Inserter of one storage node, over its insert port.
 
-import type { ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteWriter } from '../bytes/index.ts';
 import type { KeyedRows } from '../storage/index.ts';
 import type { Inserter, MetricRow, Tenant } from '../storageapi/api.ts';
 import { NodeUnavailableError } from '../storageapi/errors.ts';

@@ -8,8 +8,8 @@
 // count the dictionary's size the same way (ENTRY_OVERHEAD + encoded label bytes per entry); the
 // client starts a fresh one (the reset flag) before it would outgrow the node's announced budget.
 
-import type { ByteReader } from '../storage/encoding/bytes.ts';
-import { ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteReader } from '../bytes/index.ts';
+import { ByteWriter } from '../bytes/index.ts';
 import type { KeyedRows, KeyTable } from '../storage/index.ts';
 import type { Labels, MetricRow, Tenant } from '../storageapi/api.ts';
 import { ownString, SeriesKeyTable } from '../protoparser/common/series-keys.ts';

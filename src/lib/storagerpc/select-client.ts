@@ -1,7 +1,7 @@
 // SelectNodeClient: storageapi's StorageApi (Searcher & Deleter) and TenantLister of one storage
 // node, over its select port.
 
-import type { ByteReader, ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteReader, ByteWriter } from '../bytes/index.ts';
 import type {
   Labels, SearchQuery, SeriesSamples, StorageApi, Tenant, TenantLister, TimeRange, TsdbStatus, TsdbStatusQuery,
 } from '../storageapi/api.ts';

@@ -1,7 +1,7 @@
 // The select service of a storage node (-selectAddr): the read and delete side of storageapi and
 // the tenant list. searchSeries streams one series at a time under the client's byte credit.
 
-import type { ByteReader, ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteReader, ByteWriter } from '../bytes/index.ts';
 import type { StorageApi, TenantLister } from '../storageapi/api.ts';
 import {
   expectEnd, readSearchQuery, readString, readTimeRange, readTsdbStatusQuery, writeLabels, writeStrings, writeTenant, writeTsdbStatus,

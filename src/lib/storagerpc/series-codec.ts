@@ -7,7 +7,7 @@
 
 import { NativeDecoder } from '../protoparser/native/parse.ts';
 import { encodeSeries, header } from '../protoparser/native/write.ts';
-import type { ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteWriter } from '../bytes/index.ts';
 import type { Label, SeriesSamples } from '../storageapi/api.ts';
 import { RpcProtocolError } from './codec.ts';
 

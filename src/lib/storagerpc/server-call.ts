@@ -1,7 +1,7 @@
 // One RPC call on the node: its abort signal (client CANCEL, deadline, shutdown, lost connection),
 // its stream credit, and the frame that ends it (RESULT or ERROR, or nothing once cancelled).
 
-import type { ByteWriter } from '../storage/encoding/bytes.ts';
+import type { ByteWriter } from '../bytes/index.ts';
 import type { SeriesSamples } from '../storageapi/api.ts';
 import { RpcCallError, writeError } from './errors-codec.ts';
 import { E_TIMEOUT, finishFrame, newFrame, T_ERROR, T_RESULT, T_SERIES } from './frame.ts';

@@ -5,8 +5,8 @@
 
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { parseListenAddr } from '../httpserver/listen-addr.ts';
-import type { ByteReader } from '../storage/encoding/bytes.ts';
-import { CorruptDataError } from '../storage/errors.ts';
+import type { ByteReader } from '../bytes/index.ts';
+import { CorruptDataError } from '../bytes/index.ts';
 import { expectEnd, reader, readString, RpcProtocolError, writeString } from './codec.ts';
 import { RpcCallError, writeError } from './errors-codec.ts';
 import {

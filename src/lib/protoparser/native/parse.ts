@@ -3,10 +3,10 @@
 // absolute byte offset). After an error the decoder refuses further input.
 
 import zlib from 'node:zlib';
+import { ByteReader } from '../../bytes/index.ts';
 import { ParseError } from '../common/parse-error.ts';
 import { isLineFailure } from '../common/line-failure.ts';
 import { canonicalLabels, type Label, type Row } from '../common/row.ts';
-import { BlockReader } from './varint.ts';
 import { KIND_SERIES, MAGIC, MAX_BLOCK_BYTES, MAX_SAMPLES_PER_BLOCK, TS_DOD, TS_RAW, VAL_INT, VAL_RAW, VAL_XOR, VERSION } from './write.ts';
 
 /** NativeSeries is the content of one block: labels and parallel timestamps (ms) and values. */
@@ -111,12 +111,12 @@ function checkHeader(h: Buffer, offset: number): void {
 }
 
 function decodePayload(payload: Buffer, base: number): NativeSeries {
-  const r = new BlockReader(payload, 0, payload.length, base);
-  const kind = r.u8();
+  const r = new ByteReader(payload, 'block', 0, payload.length, (reason, at) => new ParseError(reason, { offset: base + at }));
+  const kind = r.readU8();
   if (kind !== KIND_SERIES) throw r.error(`unknown block kind ${kind}`, 0);
   const labels = readLabels(r);
   const nAt = r.pos;
-  const n = r.uvarint();
+  const n = r.readUvarint();
   if (n < 1 || n > MAX_SAMPLES_PER_BLOCK) throw r.error(`sample count ${n} is outside 1..${MAX_SAMPLES_PER_BLOCK}`, nAt);
   if (n > r.end - r.pos) throw r.error(`sample count ${n} does not fit the ${r.end - r.pos} bytes left`, nAt);
   const timestamps = readTimestamps(r, n);
@@ -125,14 +125,14 @@ function decodePayload(payload: Buffer, base: number): NativeSeries {
   return { labels, timestamps, values };
 }
 
-function readLabels(r: BlockReader): Label[] {
+function readLabels(r: ByteReader<Buffer>): Label[] {
   const at = r.pos;
-  const count = r.uvarint();
+  const count = r.readUvarint();
   if (count < 1 || count * 2 > r.end - r.pos) throw r.error(`label count ${count} does not fit the block`, at);
   const labels: Label[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const name = r.take(r.uvarint(), 'label name').toString('utf8');
-    const value = r.take(r.uvarint(), 'label value').toString('utf8');
+    const name = r.readBytes(r.readUvarint(), 'label name').toString('utf8');
+    const value = r.readBytes(r.readUvarint(), 'label value').toString('utf8');
     labels[i] = { name, value };
   }
   try {
@@ -145,11 +145,11 @@ function readLabels(r: BlockReader): Label[] {
   }
 }
 
-function readTimestamps(r: BlockReader, n: number): Float64Array {
+function readTimestamps(r: ByteReader<Buffer>, n: number): Float64Array {
   const out = new Float64Array(n);
-  const enc = r.u8();
+  const enc = r.readU8();
   if (enc === TS_RAW) {
-    const b = r.take(n * 8, 'timestamps');
+    const b = r.readBytes(n * 8, 'timestamps');
     for (let i = 0; i < n; i++) {
       const t = Number(b.readBigInt64LE(i * 8));
       if (!Number.isSafeInteger(t)) throw r.error(`timestamp ${b.readBigInt64LE(i * 8)} is out of range`, r.pos - (n - i) * 8);
@@ -158,7 +158,7 @@ function readTimestamps(r: BlockReader, n: number): Float64Array {
     return out;
   }
   if (enc !== TS_DOD) throw r.error(`unknown timestamp encoding ${enc}`, r.pos - 1);
-  let t = r.svarint();
+  let t = r.readVarint();
   out[0] = t;
   let delta = 0;
   const buf = r.buf;
@@ -172,7 +172,7 @@ function readTimestamps(r: BlockReader, n: number): Float64Array {
       r.pos = at + 1;
       d = x & 1 ? -(x + 1) / 2 : x / 2;
     } else {
-      d = r.svarint();
+      d = r.readVarint();
     }
     delta = i === 1 ? d : delta + d;
     t += delta;
@@ -182,16 +182,16 @@ function readTimestamps(r: BlockReader, n: number): Float64Array {
   return out;
 }
 
-function readValues(r: BlockReader, n: number): Float64Array {
+function readValues(r: ByteReader<Buffer>, n: number): Float64Array {
   const out = new Float64Array(n);
-  const enc = r.u8();
+  const enc = r.readU8();
   if (enc === VAL_RAW) {
-    const b = r.take(n * 8, 'values');
+    const b = r.readBytes(n * 8, 'values');
     for (let i = 0; i < n; i++) out[i] = b.readDoubleLE(i * 8);
     return out;
   }
   if (enc === VAL_INT) {
-    let v = r.svarint();
+    let v = r.readVarint();
     out[0] = v;
     const buf = r.buf;
     for (let i = 1; i < n; i++) {
@@ -201,7 +201,7 @@ function readValues(r: BlockReader, n: number): Float64Array {
         r.pos = at + 1;
         v += x & 1 ? -(x + 1) / 2 : x / 2;
       } else {
-        v += r.svarint();
+        v += r.readVarint();
       }
       if (!Number.isSafeInteger(v)) throw r.error('integer value out of range', at);
       out[i] = v;
@@ -211,7 +211,7 @@ function readValues(r: BlockReader, n: number): Float64Array {
   if (enc !== VAL_XOR) throw r.error(`unknown value encoding ${enc}`, r.pos - 1);
   const bytes = new Uint8Array(8);
   const view = new DataView(bytes.buffer);
-  bytes.set(r.take(8, 'first value'));
+  bytes.set(r.readBytes(8, 'first value'));
   out[0] = view.getFloat64(0);
   // Read straight from the buffer (no view per value): the hot path of a streamed search.
   const buf = r.buf;

@@ -3,7 +3,7 @@
 
 import zlib from 'node:zlib';
 import type { Labels } from '../common/row.ts';
-import { BlockWriter } from './varint.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 
 /** MAGIC and VERSION open every native stream. */
 export const MAGIC = Buffer.from('STNB', 'latin1');
@@ -42,32 +42,32 @@ export function encodeSeries(labels: Labels, timestamps: ArrayLike<number>, valu
   const out: Buffer[] = [];
   for (let from = 0; from < n; from += per) {
     const to = Math.min(n, from + per);
-    const w = new BlockWriter();
+    const w = new ByteWriter();
     // Room for the worst case at once (10-byte timestamps, 9-byte values): no regrowth copies.
     w.ensure(labelBytes.length + 32 + (to - from) * 19);
-    w.u8(KIND_SERIES);
-    w.bytes(labelBytes);
-    w.uvarint(to - from);
+    w.writeU8(KIND_SERIES);
+    w.writeBytes(labelBytes);
+    w.writeUvarint(to - from);
     writeTimestamps(w, timestamps, from, to);
     writeValues(w, values, from, to);
-    out.push(frame(w.view()));
+    out.push(frame(w.bytes()));
   }
   return out.length === 1 ? out[0]! : Buffer.concat(out);
 }
 
 function encodeLabels(labels: Labels): Buffer {
-  const w = new BlockWriter();
-  w.uvarint(labels.length);
+  const w = new ByteWriter();
+  w.writeUvarint(labels.length);
   for (const l of labels) {
     const name = Buffer.from(l.name, 'utf8');
     const value = Buffer.from(l.value, 'utf8');
-    w.uvarint(name.length);
-    w.bytes(name);
-    w.uvarint(value.length);
-    w.bytes(value);
+    w.writeUvarint(name.length);
+    w.writeBytes(name);
+    w.writeUvarint(value.length);
+    w.writeBytes(value);
   }
   if (w.pos > MAX_BLOCK_BYTES / 2) throw new RangeError(`labels take ${w.pos} bytes; at most ${MAX_BLOCK_BYTES / 2} fit a block`);
-  return Buffer.from(w.view());
+  return Buffer.from(w.bytes());
 }
 
 function frame(payload: Buffer): Buffer {
@@ -78,7 +78,7 @@ function frame(payload: Buffer): Buffer {
   return out;
 }
 
-function writeTimestamps(w: BlockWriter, ts: ArrayLike<number>, from: number, to: number): void {
+function writeTimestamps(w: ByteWriter, ts: ArrayLike<number>, from: number, to: number): void {
   let dodOk = true;
   for (let i = from; i < to; i++) {
     const t = ts[i]!;
@@ -87,7 +87,7 @@ function writeTimestamps(w: BlockWriter, ts: ArrayLike<number>, from: number, to
     if (i > from + 1 && !Number.isSafeInteger(t - ts[i - 1]! - (ts[i - 1]! - ts[i - 2]!))) dodOk = false;
   }
   if (!dodOk) {
-    w.u8(TS_RAW);
+    w.writeU8(TS_RAW);
     w.ensure((to - from) * 8);
     for (let i = from; i < to; i++) {
       w.buf.writeBigInt64LE(BigInt(ts[i]!), w.pos);
@@ -95,17 +95,17 @@ function writeTimestamps(w: BlockWriter, ts: ArrayLike<number>, from: number, to
     }
     return;
   }
-  w.u8(TS_DOD);
-  w.svarint(ts[from]!);
+  w.writeU8(TS_DOD);
+  w.writeVarint(ts[from]!);
   let prevDelta = 0;
   for (let i = from + 1; i < to; i++) {
     const delta = ts[i]! - ts[i - 1]!;
-    w.svarint(i === from + 1 ? delta : delta - prevDelta);
+    w.writeVarint(i === from + 1 ? delta : delta - prevDelta);
     prevDelta = delta;
   }
 }
 
-function writeValues(w: BlockWriter, vs: ArrayLike<number>, from: number, to: number): void {
+function writeValues(w: ByteWriter, vs: ArrayLike<number>, from: number, to: number): void {
   let ints = true;
   for (let i = from; i < to && ints; i++) {
     const v = vs[i]!;
@@ -113,12 +113,12 @@ function writeValues(w: BlockWriter, vs: ArrayLike<number>, from: number, to: nu
     else if (i > from && !Number.isSafeInteger(v - vs[i - 1]!)) ints = false;
   }
   if (ints) {
-    w.u8(VAL_INT);
-    w.svarint(vs[from]!);
-    for (let i = from + 1; i < to; i++) w.svarint(vs[i]! - vs[i - 1]!);
+    w.writeU8(VAL_INT);
+    w.writeVarint(vs[from]!);
+    for (let i = from + 1; i < to; i++) w.writeVarint(vs[i]! - vs[i - 1]!);
     return;
   }
-  w.u8(VAL_XOR);
+  w.writeU8(VAL_XOR);
   // At most 9 bytes a value: room for all of them once, then written straight into the buffer
   // (the hot path of every search a storage node streams).
   w.ensure((to - from) * 9);

@@ -8,6 +8,7 @@
 // so truncated input or a huge length prefix is a ParseError, never an out-of-bounds read or a
 // giant allocation.
 
+import { ByteReader, ByteWriter, type DecodeErrorFactory, int64Len, uvarintLen } from '../../bytes/index.ts';
 import { ParseError } from '../common/parse-error.ts';
 
 /** Wire types of the protobuf encoding. */
@@ -16,33 +17,20 @@ export const WIRE_FIXED64 = 1;
 export const WIRE_LEN = 2;
 export const WIRE_FIXED32 = 5;
 
-/** ProtoReader reads protobuf fields from buf[pos, end). Not safe for concurrent use. */
-export class ProtoReader {
-  readonly buf: Buffer;
-  readonly view: DataView;
-  pos: number;
-  end: number;
+const protoError: DecodeErrorFactory = (reason, offset) => new ParseError(reason, { offset });
 
+/**
+ * ProtoReader reads protobuf fields from buf[pos, end) with the shared ByteReader (its varint
+ * loops are lib/bytes'); this adds the protobuf wire types. Not safe for concurrent use.
+ */
+export class ProtoReader extends ByteReader<Buffer> {
   constructor(buf: Uint8Array, pos = 0, end = buf.length) {
-    this.buf = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-    this.pos = pos;
-    this.end = end;
+    super(Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), 'protobuf message', pos, end, protoError);
   }
 
   /** uint32 reads a varint that must fit 32 bits (tags and lengths). */
   uint32(): number {
-    const b = this.buf;
-    let v = 0;
-    let shift = 0;
-    for (let i = 0; i < 5; i++) {
-      if (this.pos >= this.end) throw this.truncated('varint');
-      const x = b[this.pos++]!;
-      v += (x & 0x7f) * 2 ** shift;
-      if (x < 0x80) return v;
-      shift += 7;
-    }
-    throw new ParseError('varint does not fit 32 bits', { offset: this.pos });
+    return this.readUvarint32();
   }
 
   /**
@@ -50,45 +38,13 @@ export class ProtoReader {
    * returns it as a JS number; values outside the safe integer range are rejected.
    */
   int64(): number {
-    const b = this.buf;
-    const start = this.pos;
-    let v = 0;
-    let mul = 1;
-    for (let i = 0; i < 7; i++) {
-      if (this.pos >= this.end) throw this.truncated('varint');
-      const x = b[this.pos++]!;
-      v += (x & 0x7f) * mul;
-      if (x < 0x80) return v; // < 2^49: exact
-      mul *= 128;
-    }
-    this.pos = start;
-    return this.int64Slow();
-  }
-
-  private int64Slow(): number {
-    const start = this.pos;
-    let v = 0n;
-    let shift = 0n;
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw this.truncated('varint');
-      const x = this.buf[this.pos++]!;
-      v |= BigInt(x & 0x7f) << shift;
-      if (x < 0x80) {
-        const n = Number(BigInt.asIntN(64, v));
-        if (!Number.isSafeInteger(n)) throw new ParseError(`int64 ${BigInt.asIntN(64, v)} is out of the supported range`, { offset: start });
-        return n;
-      }
-      shift += 7n;
-    }
-    throw new ParseError('varint longer than 10 bytes', { offset: start });
+    return this.readInt64();
   }
 
   /** double reads a little-endian float64 (bit pattern preserved, including NaN payloads). */
   double(): number {
     if (this.end - this.pos < 8) throw this.truncated('fixed64');
-    const v = this.view.getFloat64(this.pos, true);
-    this.pos += 8;
-    return v;
+    return this.readF64();
   }
 
   /** len reads a length prefix and checks that many bytes remain; returns the end of the field. */
@@ -153,73 +109,40 @@ function decodeUtf8(b: Buffer, start: number, end: number): string {
 }
 
 /** uvarintSize returns how many bytes uvarint(v) writes. */
-export function uvarintSize(v: number): number {
-  let n = 1;
-  while (v >= 128) {
-    v = Math.floor(v / 128);
-    n++;
-  }
-  return n;
-}
+export const uvarintSize = uvarintLen;
 
 /** int64Size returns how many bytes int64(v) writes. */
-export function int64Size(v: number): number {
-  return v < 0 ? 10 : uvarintSize(v);
-}
+export const int64Size = int64Len;
 
-/** ProtoWriter appends protobuf fields to a growing buffer. */
+/** ProtoWriter appends protobuf fields to a growing buffer (a ByteWriter underneath). */
 export class ProtoWriter {
-  #buf = Buffer.allocUnsafe(256);
-  #pos = 0;
+  readonly #w = new ByteWriter();
 
   get length(): number {
-    return this.#pos;
-  }
-
-  #ensure(n: number): void {
-    if (this.#pos + n <= this.#buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#pos + n));
-    this.#buf.copy(next, 0, 0, this.#pos);
-    this.#buf = next;
+    return this.#w.pos;
   }
 
   /** uvarint writes a non-negative integer (up to 2^64-1 as long as it is exact in a double). */
   uvarint(v: number): void {
-    this.#ensure(10);
-    while (v >= 128) {
-      this.#buf[this.#pos++] = (v % 128) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.#buf[this.#pos++] = v;
+    this.#w.writeUvarint(v);
   }
 
   /** int64 writes a signed safe integer as protobuf int64 (negative values take 10 bytes). */
   int64(v: number): void {
-    if (v >= 0) return this.uvarint(v);
-    let u = BigInt.asUintN(64, BigInt(v));
-    this.#ensure(10);
-    while (u >= 128n) {
-      this.#buf[this.#pos++] = Number(u & 0x7fn) | 0x80;
-      u >>= 7n;
-    }
-    this.#buf[this.#pos++] = Number(u);
+    this.#w.writeInt64(v);
   }
 
   tag(field: number, wireType: number): void {
-    this.uvarint(field * 8 + wireType);
+    this.#w.writeUvarint(field * 8 + wireType);
   }
 
   double(v: number): void {
-    this.#ensure(8);
-    this.#buf.writeDoubleLE(v, this.#pos);
-    this.#pos += 8;
+    this.#w.writeF64(v);
   }
 
   bytes(b: Uint8Array): void {
-    this.uvarint(b.length);
-    this.#ensure(b.length);
-    this.#buf.set(b, this.#pos);
-    this.#pos += b.length;
+    this.#w.writeUvarint(b.length);
+    this.#w.writeBytes(b);
   }
 
   string(s: string): void {
@@ -228,14 +151,11 @@ export class ProtoWriter {
 
   /** raw appends bytes without a length prefix. */
   raw(b: Uint8Array): void {
-    this.#ensure(b.length);
-    this.#buf.set(b, this.#pos);
-    this.#pos += b.length;
+    this.#w.writeBytes(b);
   }
 
   /** finish returns the bytes written so far (a view; do not write after calling it). */
   finish(): Buffer {
-    return this.#buf.subarray(0, this.#pos);
+    return this.#w.bytes();
   }
-
 }

@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../logger.ts';
-import { RawBuffer } from '../raw-buffer.ts';
+import { silentLogger } from '../common/logger.ts';
+import { RawBuffer } from '../buffer/raw-buffer.ts';
 import { type BackgroundRunner, InlineRunner, WorkerRunner } from './runner.ts';
-import { packItems } from './tasks.ts';
+import { packItems } from '../index/index-tasks.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,19 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import type { StorageLogger } from '../logger.ts';
-import { LruCache } from '../lru-cache.ts';
-import type { BlockHeaders, PartMeta } from '../part-format.ts';
-import {
-  type FlushRequest, type IndexFlushRequest, type IndexMergeRequest, type MergeRequest, type WrittenPart,
-  runFlush, runIndexFlush, runIndexMerge, runMerge,
-} from './tasks.ts';
+import type { StorageLogger } from '../common/logger.ts';
+import { LruCache } from '../common/lru-cache.ts';
+import type { BlockHeaders, PartMeta } from '../part/part-format.ts';
+import { type IndexFlushRequest, type IndexMergeRequest, type IndexRunner, runIndexFlush, runIndexMerge } from '../index/index-tasks.ts';
+import { type FlushRequest, type MergeRequest, type WrittenPart, runFlush, runMerge } from './tasks.ts';
 import type { WorkerMessage, WorkerReply } from './worker-main.ts';
 
 /** BackgroundRunner executes flush and merge requests, on this thread or another. */
-export interface BackgroundRunner {
+export interface BackgroundRunner extends IndexRunner {
   flush(req: FlushRequest): Promise<WrittenPart[]>;
   merge(req: MergeRequest, signal: AbortSignal): Promise<PartMeta | undefined>;
-  indexFlush(req: IndexFlushRequest): Promise<string>;
-  indexMerge(req: IndexMergeRequest, signal: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -1,20 +1,19 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeBufferParts } from '../buffer-flush.ts';
-import { DataPart } from '../data-part.ts';
-import { moveIntoPlace } from '../fs-util.ts';
+import { writeBufferParts } from '../buffer/buffer-flush.ts';
+import { DataPart } from '../part/data-part.ts';
+import { moveIntoPlace } from '../common/fs-util.ts';
 import { hasId } from '../index/id-sets.ts';
-import { IndexPart } from '../index/index-part.ts';
-import { copyMergedItems, writeIndexPart } from '../index/index-part-writer.ts';
-import type { LruCache } from '../lru-cache.ts';
-import type { BlockHeaders, PartMeta } from '../part-format.ts';
-import { mergeParts } from '../part-merge.ts';
-import { type SharedBufferData, SharedBufferView } from '../raw-buffer.ts';
+import type { LruCache } from '../common/lru-cache.ts';
+import type { BlockHeaders, PartMeta } from '../part/part-format.ts';
+import { mergeParts } from '../part/part-merge.ts';
+import { type SharedBufferData, SharedBufferView } from '../buffer/raw-buffer.ts';
 
 // Background work is described by plain, structured-cloneable requests so the same functions run
 // on the main thread or in a worker thread (background/worker-main.ts). Each task leaves its
 // output durable and renamed to its final name in the live directory, but not listed in any
 // manifest: the main thread makes it live with one manifest write (FORMAT.md, atomicity rules).
+// The index part tasks are in index/index-tasks.ts.
 
 /** FlushRequest asks to write sealed buffers as parts. */
 export interface FlushRequest {
@@ -44,24 +43,6 @@ export interface MergeRequest {
   readonly minTs: number;
   readonly maxTs: number;
   readonly deleted: Float64Array;
-}
-
-/** IndexFlushRequest asks to write sorted items as an index part of dir. */
-export interface IndexFlushRequest {
-  readonly dir: string;
-  /** items, sorted, packed by packItems: one transferable buffer instead of many strings to clone. */
-  readonly items: Uint8Array;
-  readonly maxSeriesId: number;
-  readonly zstdLevel: number;
-}
-
-/** IndexMergeRequest asks to merge index parts of dir, dropping per-day items before cutoffDay. */
-export interface IndexMergeRequest {
-  readonly dir: string;
-  readonly inputs: readonly string[];
-  readonly cutoffDay: number;
-  readonly maxSeriesId: number;
-  readonly zstdLevel: number;
 }
 
 const isDeletedIn = (deleted: Float64Array) => (deleted.length === 0 ? () => false : (id: number) => hasId(deleted, id));
@@ -105,49 +86,6 @@ export async function runMerge(req: MergeRequest, signal: AbortSignal, cache: Lr
     return meta;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
-    for (const p of parts) p.release();
-  }
-}
-
-/** runIndexFlush performs an IndexFlushRequest; returns the new part's name. */
-export async function runIndexFlush(req: IndexFlushRequest): Promise<string> {
-  return writeIndexPart(req.dir, req.zstdLevel, req.maxSeriesId, async (w) => {
-    unpackItems(req.items, (item) => w.add(item));
-  });
-}
-
-/** packItems writes items (binary strings) into one buffer: per item a u32 length and its bytes. */
-export function packItems(items: readonly string[]): Uint8Array {
-  let total = 0;
-  for (const it of items) total += 4 + it.length;
-  const buf = Buffer.allocUnsafeSlow(total);
-  let pos = 0;
-  for (const it of items) {
-    buf.writeUInt32LE(it.length, pos);
-    pos += 4;
-    pos += buf.write(it, pos, 'latin1');
-  }
-  return buf;
-}
-
-/** unpackItems calls fn with every item packed by packItems, in order. */
-export function unpackItems(packed: Uint8Array, fn: (item: string) => void): void {
-  const buf = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  for (let pos = 0; pos < buf.length; ) {
-    const len = buf.readUInt32LE(pos);
-    pos += 4;
-    fn(buf.toString('latin1', pos, pos + len));
-    pos += len;
-  }
-}
-
-/** runIndexMerge performs an IndexMergeRequest; returns the new part's name. */
-export async function runIndexMerge(req: IndexMergeRequest, signal: AbortSignal, cache: LruCache<string[]>): Promise<string> {
-  const parts: IndexPart[] = [];
-  try {
-    for (const name of req.inputs) parts.push(IndexPart.open(req.dir, name, cache));
-    return await writeIndexPart(req.dir, req.zstdLevel, req.maxSeriesId, (w) => copyMergedItems(parts, w, req.cutoffDay, signal));
-  } finally {
     for (const p of parts) p.release();
   }
 }

@@ -3,9 +3,10 @@
 // ingestion and queries for the event loop.
 
 import { parentPort } from 'node:worker_threads';
-import { LruCache } from '../lru-cache.ts';
-import type { BlockHeaders } from '../part-format.ts';
-import { type FlushRequest, type IndexFlushRequest, type IndexMergeRequest, type MergeRequest, runFlush, runIndexFlush, runIndexMerge, runMerge } from './tasks.ts';
+import { LruCache } from '../common/lru-cache.ts';
+import type { BlockHeaders } from '../part/part-format.ts';
+import { type IndexFlushRequest, type IndexMergeRequest, runIndexFlush, runIndexMerge } from '../index/index-tasks.ts';
+import { type FlushRequest, type MergeRequest, runFlush, runMerge } from './tasks.ts';
 
 /** WorkerMessage is a request from the main thread. */
 export type WorkerMessage =

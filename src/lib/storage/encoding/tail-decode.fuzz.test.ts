@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STALE_NAN } from '../../storageapi/stale.ts';
-import { CorruptDataError } from '../errors.ts';
-import { ByteWriter } from './bytes.ts';
+import { CorruptDataError } from '../common/errors.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 import { ENC_ZSTD, TS_DELTA_OF_DELTA, TS_DELTA_OF_DELTA_TAIL, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps, decodeTimestampsTail } from './timestamps-decode.ts';
 import { V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_DECIMAL_DELTA2_TAIL, V_DECIMAL_DELTA_TAIL, ValueEncoder } from './values.ts';

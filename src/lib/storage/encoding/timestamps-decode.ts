@@ -1,14 +1,13 @@
-import { CorruptDataError } from '../errors.ts';
-import { StreamCursor, unzigzag } from './stream-cursor.ts';
+import { ByteReader, CorruptDataError, unzigzag } from '../../bytes/index.ts';
 import { ENC_ZSTD, TS_CONST_DELTA, TS_DELTA_OF_DELTA, TS_DELTA_OF_DELTA_TAIL } from './timestamps.ts';
 import { decompressTransient } from './zstd.ts';
 
 // Decoding of the streams timestamps.ts writes. Every decoded timestamp is checked to ascend
 // strictly: readers rely on that to skip sorting a series read from one part.
 
-const cursor = new StreamCursor();
+const cursor = new ByteReader<Uint8Array>(new Uint8Array(0), '');
 
-function open(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): StreamCursor {
+function open(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): ByteReader {
   if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
   if (enc & ENC_ZSTD) data = decompressTransient(data, n * 9 + 16, what);
   cursor.reset(data, what);
@@ -27,24 +26,24 @@ export function decodeTimestamps(enc: number, data: Uint8Array, n: number, first
   const kind = enc & ~ENC_ZSTD;
   out[off] = firstTs;
   if (n > 1 && kind === TS_CONST_DELTA) {
-    const d = c.uvarint();
+    const d = c.readUvarint();
     if (d === 0) c.fail('zero timestamp delta');
     for (let i = 1; i < n; i++) out[off + i] = firstTs + i * d;
   } else if (n > 1) {
     const last = decodeForward(c, n, firstTs, out, off);
-    if (kind === TS_DELTA_OF_DELTA_TAIL && c.uvarint() !== last) c.fail('last delta does not match');
+    if (kind === TS_DELTA_OF_DELTA_TAIL && c.readUvarint() !== last) c.fail('last delta does not match');
   }
   c.done();
   c.release();
 }
 
 // decodeForward decodes a delta-of-delta stream and returns the last delta.
-function decodeForward(c: StreamCursor, n: number, firstTs: number, out: Float64Array, off: number): number {
-  let d = c.uvarint();
+function decodeForward(c: ByteReader, n: number, firstTs: number, out: Float64Array, off: number): number {
+  let d = c.readUvarint();
   let t = firstTs + d;
   out[off + 1] = t;
   let minDelta = d;
-  const b = c.bytes;
+  const b = c.buf;
   const end = c.end;
   let p = c.pos;
   for (let i = off + 2, last = off + n; i < last; i++) {
@@ -52,7 +51,7 @@ function decodeForward(c: StreamCursor, n: number, firstTs: number, out: Float64
     if (p < end && (z = b[p]!) < 0x80) p++;
     else {
       c.pos = p;
-      z = c.uvarint();
+      z = c.readUvarint();
       p = c.pos;
     }
     d += unzigzag(z);
@@ -75,7 +74,7 @@ export function decodeTimestampsTail(enc: number, data: Uint8Array, n: number, f
   const kind = enc & ~ENC_ZSTD;
   if (kind === TS_CONST_DELTA && n > 1) {
     const c = open(enc, data, n, out, off, what);
-    const d = c.uvarint();
+    const d = c.readUvarint();
     if (d === 0) c.fail('zero timestamp delta');
     c.done();
     c.release();
@@ -94,10 +93,10 @@ export function decodeTimestampsTail(enc: number, data: Uint8Array, n: number, f
     return lo;
   }
   const c = open(enc, data, n, out, off, what);
-  const start = c.uvarint(); // the first delta; the second differences follow it
+  const start = c.readUvarint(); // the first delta; the second differences follow it
   const regionStart = c.pos;
   c.pos = c.end;
-  let d = c.uvarintBefore(regionStart);
+  let d = c.readUvarintBefore(regionStart);
   let t = lastTs;
   out[off + n - 1] = t;
   let i = n - 1;
@@ -108,7 +107,7 @@ export function decodeTimestampsTail(enc: number, data: Uint8Array, n: number, f
     t = prev;
     out[off + i - 1] = t;
     // d becomes the delta before it: dᵢ₋₁ = dᵢ − (dᵢ − dᵢ₋₁); the stream holds that second difference for i >= 2.
-    if (i >= 2) d -= c.varintBefore(regionStart);
+    if (i >= 2) d -= c.readVarintBefore(regionStart);
     i--;
   }
   if (i === 0 && (t !== firstTs || d !== start || c.pos !== regionStart)) c.fail('timestamps do not start at the first timestamp');

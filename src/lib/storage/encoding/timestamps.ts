@@ -1,4 +1,4 @@
-import type { ByteWriter } from './bytes.ts';
+import type { ByteWriter } from '../../bytes/index.ts';
 import { maybeCompress } from './zstd.ts';
 
 // Timestamps of a block are strictly ascending integers in ms. The first one is kept by the

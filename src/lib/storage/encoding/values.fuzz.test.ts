@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 import { MAX_TIMESTAMP_ABS, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps } from './timestamps-decode.ts';
 import { ValueEncoder } from './values.ts';
 import { decodeValues } from './values-decode.ts';
-import { CorruptDataError } from '../errors.ts';
+import { CorruptDataError } from '../common/errors.ts';
 import { STALE_NAN } from '../../storageapi/stale.ts';
 
 const sameBits = (a: Float64Array, b: Float64Array): boolean =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 import { decimalExponent, NOT_DECIMAL } from './decimal.ts';
 import { ENC_ZSTD, TS_CONST_DELTA, TS_DELTA_OF_DELTA, TS_DELTA_OF_DELTA_TAIL, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps } from './timestamps-decode.ts';

@@ -1,4 +1,4 @@
-import { type ByteWriter, varintLen } from './bytes.ts';
+import { type ByteWriter, varintLen } from '../../bytes/index.ts';
 import { decimalExponent, NOT_DECIMAL, toMantissa } from './decimal.ts';
 import { ENC_ZSTD } from './timestamps.ts';
 import { maybeCompress } from './zstd.ts';

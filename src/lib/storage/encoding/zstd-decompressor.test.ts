@@ -1,7 +1,7 @@
 import { constants, zstdCompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CorruptDataError } from '../errors.ts';
+import { CorruptDataError } from '../common/errors.ts';
 import { frameContentSize, inflateTransient } from './zstd-decompressor.ts';
 import { decompress, decompressTransient } from './zstd.ts';
 

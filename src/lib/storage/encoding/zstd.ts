@@ -1,5 +1,5 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
-import { CorruptDataError, errorMessage } from '../errors.ts';
+import { CorruptDataError, errorMessage } from '../common/errors.ts';
 import { inflateTransient } from './zstd-decompressor.ts';
 
 // A zstd call costs about 10-15 µs of fixed overhead (a context per call), and a frame about 10

@@ -1,10 +1,10 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { join } from 'node:path';
-import { ByteWriter } from '../encoding/bytes.ts';
+import { ByteWriter } from '../../bytes/index.ts';
 import { compress, maybeCompress } from '../encoding/zstd.ts';
-import { errorMessage } from '../errors.ts';
-import { BufferedFile, fsyncDir, newPartName, writeFileSynced } from '../fs-util.ts';
+import { errorMessage } from '../common/errors.ts';
+import { BufferedFile, fsyncDir, newPartName, writeFileSynced } from '../common/fs-util.ts';
 import { MergedCursor, PartCursor } from './cursor.ts';
 import type { IndexPart } from './index-part.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, KIND_SERIES_BY_LABELS, readDayKey, readTenantKey } from './keys.ts';

@@ -1,9 +1,9 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { ByteReader } from '../encoding/bytes.ts';
+import { ByteReader } from '../../bytes/index.ts';
 import { decompress } from '../encoding/zstd.ts';
-import { CorruptDataError, errorMessage } from '../errors.ts';
-import type { LruCache } from '../lru-cache.ts';
+import { CorruptDataError, errorMessage } from '../common/errors.ts';
+import type { LruCache } from '../common/lru-cache.ts';
 import type { IndexPartMeta } from './index-part-writer.ts';
 
 let nextUid = 1;

@@ -1,15 +1,14 @@
 import { join } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { Labels } from '../../storageapi/api.ts';
-import { listDirs, mkdirp, removeDir } from '../fs-util.ts';
-import type { StorageLogger } from '../logger.ts';
-import type { LruCache } from '../lru-cache.ts';
-import { ManifestWriter, readManifest, writeManifest } from '../manifest.ts';
-import type { BackgroundRunner } from '../background/runner.ts';
-import { packItems } from '../background/tasks.ts';
-import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from '../merge-policy.ts';
+import { listDirs, mkdirp, removeDir } from '../common/fs-util.ts';
+import type { StorageLogger } from '../common/logger.ts';
+import type { LruCache } from '../common/lru-cache.ts';
+import { ManifestWriter, readManifest, writeManifest } from '../common/manifest.ts';
+import { DEFAULT_MERGE_POLICY, type MergePolicy, pickPartsForForceMerge, pickPartsToMerge } from '../common/merge-policy.ts';
 import { MergedCursor, PartCursor } from './cursor.ts';
 import { IndexPart } from './index-part.ts';
+import { type IndexRunner, packItems } from './index-tasks.ts';
 import { IndexView } from './index-view.ts';
 import {
   KIND_DAY_SERIES, KIND_DELETED, dayItems, dayKey, flat, idKey, labelsBySeriesPrefix, readIdKey, seriesByLabelsPrefix, seriesItems,
@@ -26,7 +25,7 @@ export interface IndexTableOptions {
   readonly cutoffDay: () => number;
   readonly mergePolicy?: MergePolicy;
   /** runner writes and merges index parts (on a background thread or inline). */
-  readonly runner: BackgroundRunner;
+  readonly runner: IndexRunner;
 }
 
 /** IndexTableStats are counters for /metrics. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CorruptDataError } from '../errors.ts';
+import { CorruptDataError } from '../common/errors.ts';
 import { decodeLabelsKey, decodeText, encodeText, labelsKey } from './keys.ts';
 
 const utf8Order = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

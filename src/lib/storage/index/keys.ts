@@ -1,5 +1,5 @@
 import type { Label, Labels, Tenant } from '../../storageapi/api.ts';
-import { CorruptDataError } from '../errors.ts';
+import { CorruptDataError } from '../common/errors.ts';
 
 // Index items are byte strings held in JS as "binary" strings: one char per byte (0..255), so
 // JS string comparison is byte order and items sort, compare and slice natively. Text (names and

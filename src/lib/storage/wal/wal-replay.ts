@@ -1,8 +1,8 @@
 import { readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { CorruptDataError, errorMessage } from './errors.ts';
-import type { StorageLogger } from './logger.ts';
+import { CorruptDataError, errorMessage } from '../common/errors.ts';
+import type { StorageLogger } from '../common/logger.ts';
 import { listSegments, segmentName } from './wal.ts';
 import { RECORD_HEADER_BYTES, decodeRecord, type WalRecord } from './wal-record.ts';
 

@@ -1,11 +1,11 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
-import { normalizeSamples } from '../storageapi/dedup.ts';
-import { newPartName } from './fs-util.ts';
-import type { PartMeta } from './part-format.ts';
-import { PartWriter } from './part-writer.ts';
-import { nextPartitionStart, partitionNameOf } from './partition-name.ts';
+import { normalizeSamples } from '../../storageapi/dedup.ts';
+import { newPartName } from '../common/fs-util.ts';
+import type { PartMeta } from '../part/part-format.ts';
+import { PartWriter } from '../part/part-writer.ts';
+import { nextPartitionStart, partitionNameOf } from '../common/partition-name.ts';
 import type { BufferSource } from './raw-buffer.ts';
-import { SeriesScratch } from './series-scratch.ts';
+import { SeriesScratch } from '../part/series-scratch.ts';
 
 /** FlushOptions control how a buffer becomes parts. */
 export interface FlushOptions {

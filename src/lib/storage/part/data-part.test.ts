@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataPart, SeriesBlockCursor } from './data-part.ts';
-import { LruCache } from './lru-cache.ts';
+import { LruCache } from '../common/lru-cache.ts';
 import { PartWriter } from './part-writer.ts';
 import { SeriesScratch } from './series-scratch.ts';
 

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteWriter } from './encoding/bytes.ts';
-import { CorruptDataError } from './errors.ts';
-import { silentLogger } from './logger.ts';
+import { ByteWriter } from '../../bytes/index.ts';
+import { CorruptDataError } from '../common/errors.ts';
+import { silentLogger } from '../common/logger.ts';
 import { Wal, listSegments, segmentName } from './wal.ts';
 import { SamplesRecord, appendDeleteRecord, appendSeriesRecord, decodeRecord, type WalRecord } from './wal-record.ts';
 import { parseSegment, replayWal } from './wal-replay.ts';
-import { STALE_NAN, isStaleNaN } from '../storageapi/stale.ts';
+import { STALE_NAN, isStaleNaN } from '../../storageapi/stale.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

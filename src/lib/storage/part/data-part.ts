@@ -1,10 +1,10 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeTimestamps, decodeTimestampsTail } from './encoding/timestamps-decode.ts';
-import { decodeValues, decodeValuesTail } from './encoding/values-decode.ts';
-import { decompress, decompressTransient } from './encoding/zstd.ts';
-import { CorruptDataError, errorMessage } from './errors.ts';
-import type { LruCache } from './lru-cache.ts';
+import { decodeTimestamps, decodeTimestampsTail } from '../encoding/timestamps-decode.ts';
+import { decodeValues, decodeValuesTail } from '../encoding/values-decode.ts';
+import { decompress, decompressTransient } from '../encoding/zstd.ts';
+import { CorruptDataError, errorMessage } from '../common/errors.ts';
+import type { LruCache } from '../common/lru-cache.ts';
 import type { SeriesScratch } from './series-scratch.ts';
 import {
   BLOCK_HEADER_BYTES, DATA_FORMAT_VERSION, type BlockHeaders, type MetaindexRow, type PartMeta, decodeBlockHeaders, decodeMetaindex,

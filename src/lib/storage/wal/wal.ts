@@ -1,9 +1,9 @@
 import { closeSync, fdatasync, fdatasyncSync, openSync, readdirSync, statSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { errorMessage } from './errors.ts';
-import { fsyncDirAsync, mkdirp } from './fs-util.ts';
-import type { StorageLogger } from './logger.ts';
+import { errorMessage } from '../common/errors.ts';
+import { fsyncDirAsync, mkdirp } from '../common/fs-util.ts';
+import type { StorageLogger } from '../common/logger.ts';
 
 const fdatasyncAsync = promisify(fdatasync);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CorruptDataError } from './errors.ts';
+import { CorruptDataError } from '../common/errors.ts';
 import { decodeBlockHeaders, decodeMetaindex } from './part-format.ts';
-import { parseSegment } from './wal-replay.ts';
+import { parseSegment } from '../wal/wal-replay.ts';
 
 const onlyCorrupt = (fn: () => unknown) => {
   try {

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
-import type { Tenant } from '../storageapi/api.ts';
-import { ByteWriter } from './encoding/bytes.ts';
-import { CorruptDataError } from './errors.ts';
+import type { Tenant } from '../../storageapi/api.ts';
+import { ByteWriter } from '../../bytes/index.ts';
+import { CorruptDataError } from '../common/errors.ts';
 
 // WAL records (FORMAT.md "Write-ahead log"): u32 payload length, u32 CRC-32 of the payload,
 // payload. The payload starts with a type byte and three zero bytes. Sample arrays sit at

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ByteWriter } from './encoding/bytes.ts';
-import { encodeTimestamps } from './encoding/timestamps.ts';
-import { ValueEncoder } from './encoding/values.ts';
-import { compress, maybeCompress } from './encoding/zstd.ts';
-import { BufferedFile, writeFileSynced } from './fs-util.ts';
+import { ByteWriter } from '../../bytes/index.ts';
+import { encodeTimestamps } from '../encoding/timestamps.ts';
+import { ValueEncoder } from '../encoding/values.ts';
+import { compress, maybeCompress } from '../encoding/zstd.ts';
+import { BufferedFile, writeFileSynced } from '../common/fs-util.ts';
 import {
   BLOCK_HEADER_BYTES, DATA_FORMAT_VERSION, HEADERS_PER_GROUP, MAX_BLOCK_ROWS, type PartMeta, writeBlockHeader, writeMetaindexRow,
 } from './part-format.ts';

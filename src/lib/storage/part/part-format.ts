@@ -1,4 +1,4 @@
-import { ByteReader, type ByteWriter } from './encoding/bytes.ts';
+import { ByteReader, type ByteWriter } from '../../bytes/index.ts';
 
 // Data part layout (FORMAT.md "Data parts"): samples are stored per series in blocks of at
 // most MAX_BLOCK_ROWS rows, sorted by (series ID, first timestamp). Every block has a header;

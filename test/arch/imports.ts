@@ -67,7 +67,7 @@ const lib = (...m: string[]): string[] => m.map((x) => `src/lib/${x}`);
 const op = (...m: string[]): string[] => m.map((x) => (x === '' ? 'operator' : `operator/${x}`));
 
 /** APP_INFRA: the lib modules any app may use; process plumbing with no domain of its own. */
-const APP_INFRA = lib('buildinfo', 'flags', 'httpserver', 'logger', 'metrics', 'process', 'timer');
+const APP_INFRA = lib('buildinfo', 'errors', 'flags', 'httpserver', 'logger', 'metrics', 'process', 'timer');
 
 /**
  * ALLOWED_EDGES is the dependency table: each module (src/lib/<module>, src/app/<component>,
@@ -79,8 +79,10 @@ const APP_INFRA = lib('buildinfo', 'flags', 'httpserver', 'logger', 'metrics', '
 export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // --- src/lib: leaves first; a module lists only what it needs ---
   'src/lib/buildinfo': [],
+  // Coded errors and the catalog's helper (docs/ERRORS.md): a leaf every module may use.
+  'src/lib/errors': [],
   'src/lib/regexp': [],
-  'src/lib/backup': [],
+  'src/lib/backup': lib('errors'),
   'src/lib/httpproxy': [],
   'src/lib/timer': [],
   'src/lib/flags': lib('buildinfo'),
@@ -91,12 +93,12 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/httpserver': lib('flags', 'logger', 'metrics', 'timer'),
   'src/lib/process': lib('buildinfo', 'flags', 'httpserver', 'intern', 'logger', 'memory', 'metrics', 'timer'),
   // The storage contract: types, errors, matcher and sample-dedup semantics. Nothing of any implementation.
-  'src/lib/storageapi': lib('regexp'),
+  'src/lib/storageapi': lib('errors', 'regexp'),
   'src/lib/promql': lib('regexp'),
   'src/lib/protoparser': lib('storageapi'),
   // The query engine sees storage only through the contract.
-  'src/lib/query': lib('promql', 'regexp', 'storageapi'),
-  'src/lib/storage': lib('storageapi'),
+  'src/lib/query': lib('errors', 'promql', 'regexp', 'storageapi'),
+  'src/lib/storage': lib('errors', 'storageapi'),
   // FLAGGED storagerpc → storage: only for storage/encoding/bytes.ts (ByteReader/ByteWriter),
   // CorruptDataError and the KeyedRows type, which pulls engine internals into the cluster's
   // insert/select clients; those belong in a byte-codec module both import.

@@ -105,7 +105,8 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/storagerpc': lib('httpserver', 'metrics', 'protoparser', 'storage', 'storageapi'),
   // What the cluster's insert and select nodes share about storage nodes seen through the contract:
   // rotation state, bounded calls, re-checks, addresses (the router and fan-out are in the apps).
-  'src/lib/cluster': lib('metrics', 'storageapi', 'timer'),
+  // cluster → process: startClusterNode, the shared start of the tsdb-insert and tsdb-select binaries.
+  'src/lib/cluster': lib('metrics', 'process', 'storageapi', 'timer'),
   // Config files: loading and reloading on SIGHUP / -configCheckInterval.
   'src/lib/config': lib('logger', 'metrics'),
   // Metric metadata (HELP/TYPE/UNIT) kept from ingestion. FLAGGED metadata → storage: only for

@@ -6,3 +6,4 @@ export { DEFAULT_HEALTH_POLICY, NodeHealth, type HealthPolicy } from './health.t
 export { exportNodeStates, type NodeState } from './metrics.ts';
 export { parseNodeAddress, parseNodeAddresses } from './node-address.ts';
 export { Rechecker, type RecheckerOptions } from './recheck.ts';
+export { startClusterNode, StorageNodeClients, type ClusterNodeConfig, type ClusterNodeOptions, type Coordinator, type NodeClient } from './node-clients.ts';

@@ -14,26 +14,19 @@ reexecTuned({
 
 const { insertOptionsFromFlags, receiverAddressesFromFlags, startReceivers } = await import('../app/insert/index.ts');
 const { clusterInsertConfigFromFlags, countTenantRows, registerClusterInsertRoutes, routerObserver, ShardRouter } = await import('../app/insert/cluster/index.ts');
-const { exportNodeStates } = await import('../lib/cluster/index.ts');
+const { exportNodeStates, startClusterNode } = await import('../lib/cluster/index.ts');
 const { enableTCP6Flag } = await import('../lib/httpserver/index.ts');
-const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
+const { listenOrExit, serveUntilSignal } = await import('../lib/process/index.ts');
 const { InsertNodeClient } = await import('../lib/storagerpc/index.ts');
-type ClusterInsertConfig = import('../app/insert/cluster/index.ts').ClusterInsertConfig;
 
-const rt = startRuntime({ binary: 'tsdb-insert', metricsPrefix: 'tsdb', defaultListenAddr: ':8480' });
+const { rt, cfg, clients } = startClusterNode({
+  runtime: { binary: 'tsdb-insert', metricsPrefix: 'tsdb', defaultListenAddr: ':8480' },
+  configFromFlags: clusterInsertConfigFromFlags,
+  client: (address, timeoutMs) => new InsertNodeClient({ address, timeoutMs }),
+});
 const log = rt.logger;
-
-let cfg: ClusterInsertConfig;
-try {
-  cfg = clusterInsertConfigFromFlags();
-} catch (err) {
-  process.stderr.write(`tsdb-insert: ${(err as Error).message}\n`);
-  process.exit(2);
-}
-
-const clients = cfg.nodes.map((address) => new InsertNodeClient({ address, timeoutMs: cfg.timeoutMs }));
 const router = new ShardRouter({
-  nodes: clients.map((inserter, i) => ({ name: cfg.nodes[i]!, inserter })),
+  nodes: clients.nodes.map(({ name, client }) => ({ name, inserter: client })),
   replicationFactor: cfg.replicationFactor,
   writeTimeoutMs: cfg.timeoutMs,
   now: Date.now,
@@ -46,33 +39,24 @@ const seriesKeyBytes = rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.25);
 const insertOptions = { ...insertOptionsFromFlags(router, log.child({ component: 'insert' }), seriesKeyBytes), onInserted: countTenantRows };
 rt.server.register(async (app) => registerClusterInsertRoutes(app, insertOptions));
 
-const closeClients = () => Promise.all(clients.map((c) => c.close())).then(() => {});
 let receivers;
 try {
   receivers = await startReceivers(receiverAddressesFromFlags(), insertOptions, cfg.receiversTenant, enableTCP6Flag());
   for (const [name, addr] of Object.entries(receivers.addresses)) log.info(`${name} receiver listening on ${addr}`);
 } catch (err) {
   log.fatal({ err }, 'cannot start the network receivers');
-  await closeClients();
+  await clients.close();
   process.exit(1);
 }
 
-const addr = await rt.server.listen().catch(async (err: unknown) => {
-  log.fatal({ err }, 'cannot start the http server');
-  await closeClients();
-  process.exit(1);
-});
+const addr = await listenOrExit(rt, clients.close);
 const port = addr.split(':').at(-1);
 log.info(`listening on http://${addr}`);
 log.info(`storage nodes: ${cfg.nodes.join(', ')}; replication factor ${cfg.replicationFactor}`);
 log.info(`send data: curl -d 'temperature{room="kitchen"} 21.5' http://localhost:${port}/insert/0/prometheus/api/v1/import/prometheus`);
 
 await serveUntilSignal(rt, [
-  { name: 'storage node clients', stop: async () => {
-    router.close();
-    await router.idle();
-    await closeClients();
-  } },
+  clients.shutdownStep(router),
   { name: 'network receivers', stop: () => receivers.close() },
   { name: 'parse workers', stop: () => insertOptions.parsePool?.close() },
 ]);

@@ -15,28 +15,20 @@ reexecTuned({
 
 const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
 const { CLUSTER_PATHS, clusterScope, clusterSelectConfigFromFlags, FanoutStorage, fanoutObserver, registerTenantsRoute } = await import('../app/select/cluster/index.ts');
-const { exportNodeStates } = await import('../lib/cluster/index.ts');
+const { exportNodeStates, startClusterNode } = await import('../lib/cluster/index.ts');
 const { gauge } = await import('../lib/metrics/index.ts');
-const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
+const { flagValueOrExit, listenOrExit, serveUntilSignal } = await import('../lib/process/index.ts');
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
 const { SelectNodeClient } = await import('../lib/storagerpc/index.ts');
-type ClusterSelectConfig = import('../app/select/cluster/index.ts').ClusterSelectConfig;
-type VmalertProxy = import('../app/select/index.ts').VmalertProxy;
 
-const rt = startRuntime({ binary: 'tsdb-select', metricsPrefix: 'tsdb', defaultListenAddr: ':8481' });
+const { rt, cfg, clients } = startClusterNode({
+  runtime: { binary: 'tsdb-select', metricsPrefix: 'tsdb', defaultListenAddr: ':8481' },
+  configFromFlags: clusterSelectConfigFromFlags,
+  client: (address, timeoutMs) => new SelectNodeClient({ address, timeoutMs }),
+});
 const log = rt.logger;
-
-let cfg: ClusterSelectConfig;
-try {
-  cfg = clusterSelectConfigFromFlags();
-} catch (err) {
-  process.stderr.write(`tsdb-select: ${(err as Error).message}\n`);
-  process.exit(2);
-}
-
-const clients = cfg.nodes.map((address) => new SelectNodeClient({ address, timeoutMs: cfg.timeoutMs }));
 const fanout = new FanoutStorage({
-  nodes: clients.map((api, i) => ({ name: cfg.nodes[i]!, api })),
+  nodes: clients.nodes.map(({ name, client }) => ({ name, api: client })),
   replicationFactor: cfg.replicationFactor,
   denyPartialResponse: cfg.denyPartialResponse,
   nodeTimeoutMs: cfg.timeoutMs,
@@ -50,13 +42,7 @@ const limits = selectLimitsFromFlags();
 const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
-let vmalert: VmalertProxy | undefined;
-try {
-  vmalert = vmalertProxyFromFlags(limits.maxQueryDurationMs);
-} catch (err) {
-  process.stderr.write(`tsdb-select: ${(err as Error).message}\n`);
-  process.exit(2);
-}
+const vmalert = flagValueOrExit(rt.binary, () => vmalertProxyFromFlags(limits.maxQueryDurationMs));
 // Metric metadata (/api/v1/metadata) is kept where ingestion happens, on a single node; the
 // cluster's storage nodes do not hold it, so the select node answers none (docs/DECISIONS.md).
 const deps = {
@@ -74,20 +60,10 @@ rt.server.register(async (app) => {
   registerTenantsRoute(app, deps, fanout);
 });
 
-const addr = await rt.server.listen().catch(async (err: unknown) => {
-  log.fatal({ err }, 'cannot start the http server');
-  await Promise.all(clients.map((c) => c.close()));
-  process.exit(1);
-});
+const addr = await listenOrExit(rt, clients.close);
 const port = addr.split(':').at(-1);
 log.info(`listening on http://${addr}`);
 log.info(`storage nodes: ${cfg.nodes.join(', ')}; replication factor ${cfg.replicationFactor}${cfg.denyPartialResponse ? '; partial answers denied' : ''}`);
 log.info(`query: curl 'http://localhost:${port}/select/0/prometheus/api/v1/query?query=up' (Grafana: a Prometheus data source at http://localhost:${port}/select/0/prometheus)`);
 
-await serveUntilSignal(rt, [
-  { name: 'storage node clients', stop: async () => {
-    fanout.close();
-    await fanout.idle();
-    await Promise.all(clients.map((c) => c.close()));
-  } },
-]);
+await serveUntilSignal(rt, [clients.shutdownStep(fanout)]);

@@ -67,7 +67,7 @@ const lib = (...m: string[]): string[] => m.map((x) => `src/lib/${x}`);
 const op = (...m: string[]): string[] => m.map((x) => (x === '' ? 'operator' : `operator/${x}`));
 
 /** APP_INFRA: the lib modules any app may use; process plumbing with no domain of its own. */
-const APP_INFRA = lib('buildinfo', 'flags', 'httpserver', 'logger', 'metrics', 'process', 'timer');
+const APP_INFRA = lib('buildinfo', 'errors', 'flags', 'httpserver', 'logger', 'metrics', 'process', 'timer');
 
 /**
  * ALLOWED_EDGES is the dependency table: each module (src/lib/<module>, src/app/<component>,
@@ -80,9 +80,11 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // --- src/lib: leaves first; a module lists only what it needs ---
   'src/lib/buildinfo': [],
   // The one byte reader/writer (LEB128 varints, little-endian fixed widths) of every binary format.
-  'src/lib/bytes': [],
+  'src/lib/bytes': lib('errors'),
+  // Coded errors and the catalog's helper (docs/ERRORS.md): a leaf every module may use.
+  'src/lib/errors': [],
   'src/lib/regexp': [],
-  'src/lib/backup': [],
+  'src/lib/backup': lib('errors'),
   'src/lib/httpproxy': [],
   'src/lib/timer': [],
   'src/lib/flags': lib('buildinfo'),
@@ -93,21 +95,22 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/httpserver': lib('flags', 'logger', 'metrics', 'timer'),
   'src/lib/process': lib('buildinfo', 'flags', 'httpserver', 'intern', 'logger', 'memory', 'metrics', 'timer'),
   // The storage contract: types, errors, matcher and sample-dedup semantics. Nothing of any implementation.
-  'src/lib/storageapi': lib('regexp'),
+  'src/lib/storageapi': lib('errors', 'regexp'),
   'src/lib/promql': lib('regexp'),
   'src/lib/protoparser': lib('bytes', 'storageapi'),
   // Keyed parsing shared by the single node and the cluster's insert node: parse worker pool,
   // key mirrors, influx key dictionaries, recent metadata lines.
   'src/lib/keyedparse': lib('logger', 'metrics', 'protoparser', 'storageapi'),
   // The query engine sees storage only through the contract.
-  'src/lib/query': lib('promql', 'regexp', 'storageapi'),
-  'src/lib/storage': lib('bytes', 'storageapi'),
+  'src/lib/query': lib('errors', 'promql', 'regexp', 'storageapi'),
+  'src/lib/storage': lib('bytes', 'errors', 'storageapi'),
   // FLAGGED storagerpc → storage: only for the KeyedRows type, which pulls engine internals into
   // the cluster's insert/select clients (the byte codec and CorruptDataError are in lib/bytes).
   'src/lib/storagerpc': lib('bytes', 'httpserver', 'metrics', 'protoparser', 'storage', 'storageapi'),
   // What the cluster's insert and select nodes share about storage nodes seen through the contract:
   // rotation state, bounded calls, re-checks, addresses (the router and fan-out are in the apps).
-  'src/lib/cluster': lib('metrics', 'storageapi', 'timer'),
+  // cluster → process: startClusterNode, the shared start of the tsdb-insert and tsdb-select binaries.
+  'src/lib/cluster': lib('metrics', 'process', 'storageapi', 'timer'),
   // Config files: loading and reloading on SIGHUP / -configCheckInterval.
   'src/lib/config': lib('logger', 'metrics'),
   // Metric metadata (HELP/TYPE/UNIT) kept from ingestion. FLAGGED metadata → storage: only for

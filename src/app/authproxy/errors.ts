@@ -1,8 +1,10 @@
-// The auth proxy's error catalog: every rejection it answers itself, with its status, the
+// The auth proxy's error catalog (codes in docs/ERRORS.md): every rejection it answers itself, with its status, the
 // `reason` label it counts under in authproxy_http_request_errors_total, and a plain-text body.
 
+import { defineErrors, type ErrorDef } from '../../lib/errors/index.ts';
+
 /** ProxyError describes one kind of rejection. */
-export interface ProxyError {
+export interface ProxyError extends ErrorDef {
   readonly status: number;
   /** reason labels authproxy_http_request_errors_total; undefined: counted elsewhere (429s). */
   readonly reason: string | undefined;
@@ -11,7 +13,7 @@ export interface ProxyError {
 }
 
 /** ERRORS maps each code to its response. */
-export const ERRORS = {
+export const ERRORS = defineErrors({
   ERR_AUTHPROXY_MISSING_AUTH: {
     status: 401, reason: 'missing_auth_token', headers: { 'www-authenticate': 'Basic realm="Restricted"' },
     message: () => 'missing "Authorization" request header: send credentials (Basic, Bearer or Token)',
@@ -25,7 +27,7 @@ export const ERRORS = {
     message: (limit) => `too many concurrent requests: ${limit} was reached and no slot freed within -maxQueueDuration; retry later`,
   },
   ERR_AUTHPROXY_NO_CONFIG: { status: 503, reason: 'no_config', message: () => 'the auth config is not loaded yet' },
-} as const satisfies Record<string, ProxyError>;
+} satisfies Record<string, ProxyError>);
 
 /** ProxyErrorCode is a key of ERRORS. */
 export type ProxyErrorCode = keyof typeof ERRORS;

@@ -7,7 +7,8 @@ import { type FromThread, type ThreadData, type ToThread } from './thread-messag
 
 // Before any module declares a summary: observations are counted by the first thread.
 relayMetricsFromThisThread();
-const { authProxyFlagsFromFlags, initAuthProxy } = await import('./index.ts');
+const { initAuthProxy } = await import('./component.ts');
+const { authProxyFlagsFromFlags } = await import('./flags.ts');
 const { defaultFlagSet } = await import('../../lib/flags/index.ts');
 const { eulaAccepted, startThreadRuntime } = await import('../../lib/process/index.ts');
 

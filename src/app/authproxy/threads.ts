@@ -4,7 +4,7 @@ import { canShareListenPort } from '../../lib/httpserver/index.ts';
 import { type Logger } from '../../lib/logger/index.ts';
 import { applyMetricsDelta, beforeScrape, writeMetrics } from '../../lib/metrics/index.ts';
 import { type Component } from '../../lib/process/index.ts';
-import { type AuthProxyComponent } from './index.ts';
+import { type AuthProxyComponent } from './component.ts';
 import { type FromThread, type ThreadData, type ToThread } from './thread-messages.ts';
 
 /** ThreadsOptions start the auth proxy's further threads beside the first (the caller's). */

@@ -1,7 +1,7 @@
 // The HTTP client the CLI commands use to call the backup manager API at -apiURL.
 
 import type { BackupRecord, RestoreMark } from '../../lib/backup/index.ts';
-import { redactUrl } from './snapshot-client.ts';
+import { redactUrl } from '../../lib/logger/index.ts';
 
 /** ApiClientOptions configure an ApiClient. */
 export interface ApiClientOptions {

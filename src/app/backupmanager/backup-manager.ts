@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import { INTERVALS, type Delay, type Now, type RemoteFs } from '../../lib/backup/index.ts';
-import type { Logger } from '../../lib/logger/index.ts';
+import { redactUrl, type Logger } from '../../lib/logger/index.ts';
 import type { Component } from '../../lib/process/index.ts';
 import { createBackupManagerApi, type BackupManagerApi } from './api-service.ts';
 import { BackupRunner } from './backup-runner.ts';
@@ -12,7 +12,7 @@ import type { Terminal } from './progress-report.ts';
 import { remoteOpener, type OpenRemote } from './remote-access.ts';
 import { backupManagerRoutes } from './routes.ts';
 import { Scheduler } from './scheduler.ts';
-import { createSnapshotClient, redactUrl, type SnapshotApi } from './snapshot-client.ts';
+import { createSnapshotClient, type SnapshotApi } from './snapshot-client.ts';
 
 /** BackupManagerDeps are the process's clock, timers and terminal; tests replace them. */
 export interface BackupManagerDeps {

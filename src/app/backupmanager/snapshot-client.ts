@@ -4,6 +4,7 @@
 // failures → {"status":"error","msg":"…"}. The snapshot is <storageDataPath>/snapshots/<name>/.
 
 import { ParseError } from '../../lib/backup/index.ts';
+import { redactUrl } from '../../lib/logger/index.ts';
 
 /** SnapshotApi creates and deletes storage snapshots. */
 export interface SnapshotApi {
@@ -141,9 +142,4 @@ function parseJsonObject(body: string, what: string): Record<string, unknown> {
 
 function describeFailure(v: Record<string, unknown>, body: string): string {
   return typeof v.msg === 'string' ? v.msg : `unexpected response ${JSON.stringify(body.slice(0, 200))}`;
-}
-
-/** redactUrl hides the password and an authKey query arg of a URL for messages. */
-export function redactUrl(raw: string): string {
-  return raw.replace(/(\/\/[^/:@]*:)[^@/]*@/, '$1secret@').replace(/([?&]authKey=)[^&#]*/gi, '$1secret');
 }

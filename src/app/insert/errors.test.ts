@@ -7,7 +7,7 @@ describe('classifyInsertError', () => {
   it('maps failures onto the catalog with a status and a message naming the flag once', () => {
     const f = (err: unknown, wantCode: string, wantStatus: number, wantMessage: string) => {
       const e = classifyInsertError(err);
-      expect({ code: e.code, status: e.statusCode, message: e.message }).toEqual({ code: wantCode, status: wantStatus, message: wantMessage });
+      expect({ code: e.code, status: e.status, message: e.message }).toEqual({ code: wantCode, status: wantStatus, message: wantMessage });
     };
     // Storage spells the flag with its dash and names it in the message already.
     f(new LimitExceededError('series x has 3 labels, more than -maxLabelsPerTimeseries=2', '-maxLabelsPerTimeseries', 2), 'ERR_INSERT_LIMIT', 400, 'series x has 3 labels, more than -maxLabelsPerTimeseries=2');

@@ -1,31 +1,26 @@
+import { CodedError, defineErrors } from '../../lib/errors/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
 import { LimitExceededError, NodeUnavailableError } from '../../lib/storageapi/index.ts';
 
-/** InsertErrorCode is the stable code of each ingestion failure (ERR_INSERT_*). */
-export type InsertErrorCode = 'ERR_INSERT_BAD_DATA' | 'ERR_INSERT_BAD_ARG' | 'ERR_INSERT_TOO_LARGE' | 'ERR_INSERT_ENCODING' | 'ERR_INSERT_LIMIT' | 'ERR_INSERT_UNAVAILABLE' | 'ERR_INSERT_INTERNAL';
-
-const STATUS: Readonly<Record<InsertErrorCode, number>> = {
-  ERR_INSERT_BAD_DATA: 400,
-  ERR_INSERT_BAD_ARG: 400,
-  ERR_INSERT_TOO_LARGE: 413,
-  ERR_INSERT_ENCODING: 415,
-  ERR_INSERT_LIMIT: 400,
+/** ERRORS is the ingestion API's part of the error catalog (docs/ERRORS.md). */
+export const ERRORS = defineErrors({
+  ERR_INSERT_BAD_DATA: { status: 400 },
+  ERR_INSERT_BAD_ARG: { status: 400 },
+  ERR_INSERT_TOO_LARGE: { status: 413 },
+  ERR_INSERT_ENCODING: { status: 415 },
+  ERR_INSERT_LIMIT: { status: 400 },
   // cluster: no storage node took the rows; the client should retry later
-  ERR_INSERT_UNAVAILABLE: 503,
-  ERR_INSERT_INTERNAL: 500,
-};
+  ERR_INSERT_UNAVAILABLE: { status: 503 },
+  ERR_INSERT_INTERNAL: { status: 500 },
+});
+
+/** InsertErrorCode is the stable code of each ingestion failure (ERR_INSERT_*). */
+export type InsertErrorCode = keyof typeof ERRORS;
 
 /** InsertError is an ingestion failure with its HTTP status; the message is the plain-text body. */
-export class InsertError extends Error {
-  readonly code: InsertErrorCode;
+export class InsertError extends CodedError<InsertErrorCode> {
   constructor(code: InsertErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'InsertError';
-    this.code = code;
-  }
-
-  get statusCode(): number {
-    return STATUS[this.code];
+    super(ERRORS[code], message, options);
   }
 }
 

@@ -208,11 +208,11 @@ export async function handleIngest(req: FastifyRequest, reply: FastifyReply, ten
   } catch (err) {
     const e = classifyInsertError(err);
     const route = req.url.split('?')[0]!;
-    if (e.statusCode >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${route}`);
+    if (e.status >= 500) o.logger.error({ err }, `cannot insert rows from ${req.method} ${route}`);
     else logRejection(o.logger, rejections, req, route, e);
     // A rejected body may be only partly read; close the connection rather than reuse it mid-body.
     if (!req.raw.complete) reply.header('connection', 'close');
-    return reply.code(e.statusCode).type('text/plain').send(e.message);
+    return reply.code(e.status).type('text/plain').send(e.message);
   }
 }
 
@@ -222,5 +222,5 @@ function logRejection(logger: Logger, rejections: KeyThrottle, req: FastifyReque
   const port = req.socket.remotePort;
   const client = port === undefined ? req.ip : `${req.ip}:${port}`;
   const more = dropped > 0 ? ` (and ${dropped} more rejected requests to this route in the last ${rejections.intervalMs / 1000}s not logged)` : '';
-  logger.warn(`rejected ${req.method} ${route} from ${client} with ${e.statusCode}: ${e.message}${more}`);
+  logger.warn(`rejected ${req.method} ${route} from ${client} with ${e.status}: ${e.message}${more}`);
 }

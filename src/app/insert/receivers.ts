@@ -67,7 +67,7 @@ async function startLineReceiver(addr: string, type: string, handler: FormatHand
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     ingestBody({ body: socket, contentEncoding: undefined, query: {} }, tenant, type, handler, o).catch((err: unknown) => {
       const e = classifyInsertError(err);
-      if (e.statusCode >= 500) o.logger.error({ err }, `cannot store ${type} rows from ${peer}`);
+      if (e.status >= 500) o.logger.error({ err }, `cannot store ${type} rows from ${peer}`);
       else o.logger.warn(`${type} connection from ${peer}: ${e.message}`);
       socket.destroy();
     });
@@ -94,8 +94,8 @@ async function startOpenTsdbHttp(addr: string, o: InsertOptions, tenant: Tenant,
       () => res.writeHead(204).end(),
       (err: unknown) => {
         const e = classifyInsertError(err);
-        if (e.statusCode >= 500) o.logger.error({ err }, 'cannot store opentsdb http rows');
-        res.writeHead(e.statusCode, { 'content-type': 'text/plain', ...(req.complete ? {} : { connection: 'close' }) }).end(e.message);
+        if (e.status >= 500) o.logger.error({ err }, 'cannot store opentsdb http rows');
+        res.writeHead(e.status, { 'content-type': 'text/plain', ...(req.complete ? {} : { connection: 'close' }) }).end(e.message);
       },
     );
   });

@@ -1,67 +1,47 @@
-// The error catalog of the read API (DECISIONS.md "TSDB HTTP API"): each error has a stable code,
-// the Prometheus errorType clients branch on, and its HTTP status.
+// The error catalog of the read API (DECISIONS.md "TSDB HTTP API"; codes in docs/ERRORS.md): each
+// error has a stable code, the Prometheus errorType clients branch on, and its HTTP status.
+
+import { CodedError, defineErrors, errorMessage } from '../../lib/errors/index.ts';
+
+/** ERRORS is the read API's part of the catalog; errorType is the Prometheus envelope's field. */
+export const ERRORS = defineErrors({
+  ERR_SELECT_BAD_DATA: { status: 400, errorType: 'bad_data' },
+  ERR_SELECT_EXECUTION: { status: 422, errorType: 'execution' },
+  ERR_SELECT_LIMIT_EXCEEDED: { status: 422, errorType: 'execution' },
+  ERR_SELECT_TIMEOUT: { status: 503, errorType: 'timeout' },
+  ERR_SELECT_CANCELED: { status: 499, errorType: 'canceled' },
+  ERR_SELECT_UNAVAILABLE: { status: 503, errorType: 'unavailable' },
+  ERR_SELECT_TOO_MANY_REQUESTS: { status: 429, errorType: 'unavailable' },
+  ERR_SELECT_INTERNAL: { status: 500, errorType: 'internal' },
+});
+
+const BY_KIND = {
+  bad_data: ERRORS.ERR_SELECT_BAD_DATA,
+  execution: ERRORS.ERR_SELECT_EXECUTION,
+  limit: ERRORS.ERR_SELECT_LIMIT_EXCEEDED,
+  timeout: ERRORS.ERR_SELECT_TIMEOUT,
+  canceled: ERRORS.ERR_SELECT_CANCELED,
+  unavailable: ERRORS.ERR_SELECT_UNAVAILABLE,
+  too_many_requests: ERRORS.ERR_SELECT_TOO_MANY_REQUESTS,
+  internal: ERRORS.ERR_SELECT_INTERNAL,
+} as const;
 
 /** ApiErrorKind is the closed set of read-API failures. */
-export type ApiErrorKind = 'bad_data' | 'execution' | 'limit' | 'timeout' | 'canceled' | 'unavailable' | 'too_many_requests' | 'internal';
-
-const STATUS: Readonly<Record<ApiErrorKind, number>> = {
-  bad_data: 400,
-  execution: 422,
-  limit: 422,
-  timeout: 503,
-  canceled: 499,
-  unavailable: 503,
-  too_many_requests: 429,
-  internal: 500,
-};
-
-const ERROR_TYPE: Readonly<Record<ApiErrorKind, string>> = {
-  bad_data: 'bad_data',
-  execution: 'execution',
-  limit: 'execution',
-  timeout: 'timeout',
-  canceled: 'canceled',
-  unavailable: 'unavailable',
-  too_many_requests: 'unavailable',
-  internal: 'internal',
-};
-
-/** ERROR_CODES documents each kind's stable code (ERR_SELECT_*). */
-export const ERROR_CODES: Readonly<Record<ApiErrorKind, string>> = {
-  bad_data: 'ERR_SELECT_BAD_DATA',
-  execution: 'ERR_SELECT_EXECUTION',
-  limit: 'ERR_SELECT_LIMIT_EXCEEDED',
-  timeout: 'ERR_SELECT_TIMEOUT',
-  canceled: 'ERR_SELECT_CANCELED',
-  unavailable: 'ERR_SELECT_UNAVAILABLE',
-  too_many_requests: 'ERR_SELECT_TOO_MANY_REQUESTS',
-  internal: 'ERR_SELECT_INTERNAL',
-};
+export type ApiErrorKind = keyof typeof BY_KIND;
 
 /** ApiError is a read-API failure the reply helper turns into the Prometheus error envelope. */
-export class ApiError extends Error {
+export class ApiError extends CodedError {
   readonly kind: ApiErrorKind;
+  readonly errorType: string;
   constructor(kind: ApiErrorKind, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ApiError';
+    const def = BY_KIND[kind];
+    super(def, message, options);
     this.kind = kind;
-  }
-
-  get status(): number {
-    return STATUS[this.kind];
-  }
-
-  get errorType(): string {
-    return ERROR_TYPE[this.kind];
-  }
-
-  get code(): string {
-    return ERROR_CODES[this.kind];
+    this.errorType = def.errorType;
   }
 }
 
 /** badData is the common 400: a parameter that cannot be parsed, with the parameter named. */
 export function badData(param: string, err: unknown): ApiError {
-  const reason = err instanceof Error ? err.message : String(err);
-  return new ApiError('bad_data', `invalid parameter "${param}": ${reason}`, { cause: err });
+  return new ApiError('bad_data', `invalid parameter "${param}": ${errorMessage(err)}`, { cause: err });
 }

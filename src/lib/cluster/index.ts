@@ -7,3 +7,4 @@ export { exportNodeStates, type NodeState } from './metrics.ts';
 export { parseNodeAddress, parseNodeAddresses } from './node-address.ts';
 export { Rechecker, type RecheckerOptions } from './recheck.ts';
 export { NodeRotation, type NodeRotationOptions } from './rotation.ts';
+export { startClusterNode, StorageNodeClients, type ClusterNodeConfig, type ClusterNodeOptions, type Coordinator, type NodeClient } from './node-clients.ts';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
+import { redactUrl } from '../logger/index.ts';
 
 /**
  * readConfigText reads a config (-auth.config, -ratelimit.config) from a local file or an http(s)
@@ -22,16 +23,5 @@ export async function readConfigText(location: string, what: string, timeoutMs =
     return await readFile(location, 'utf8');
   } catch (err) {
     throw new Error(`cannot read ${what} "${location}": ${(err as Error).message}`, { cause: err });
-  }
-}
-
-/** redactUrl hides the password of a URL (for logs and errors). */
-export function redactUrl(s: string): string {
-  try {
-    const u = new URL(s);
-    if (u.password !== '') u.password = 'secret';
-    return u.toString();
-  } catch {
-    return s;
   }
 }

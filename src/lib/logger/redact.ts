@@ -24,3 +24,11 @@ export function redactText(text: string): string {
   for (const [re, repl] of TEXT_RULES) out = out.replace(re, repl);
   return out;
 }
+
+/**
+ * redactUrl hides the password and an authKey query arg of a URL for logs and errors; the rest is
+ * shown as given (no normalization), and text that is no valid URL is redacted all the same.
+ */
+export function redactUrl(raw: string): string {
+  return raw.replace(/(\/\/[^/:@]*:)[^@/]*@/, `$1${REDACTED}@`).replace(/([?&]authKey=)[^&#]*/gi, `$1${REDACTED}`);
+}

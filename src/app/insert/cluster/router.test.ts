@@ -244,7 +244,7 @@ describe('ShardRouter', () => {
     nodes[0]!.setMode(DOWN);
     const err = await router.addRows(T, rowsOf(5, 2000)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InsertError);
-    expect((err as InsertError).statusCode).toBe(503);
+    expect((err as InsertError).status).toBe(503);
     expect((err as Error).message).toBe('cannot store 5 of 5 rows: no storage node accepted them (s0:8400: cannot addRows on storage node s0:8400: connection refused; s1:8400: out of rotation after a failure)');
   });
 

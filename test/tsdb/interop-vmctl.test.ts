@@ -29,7 +29,6 @@ it('imports a Prometheus snapshot with vmctl, every sample exact', { timeout: 90
   const vmctl = requireBinary('vmctl', 'victoria-metrics');
   const script = requireBinary('script', 'bsdutils');
   const dir = await makeTempDir('vmctl');
-  const tsdb = await startTsdb(join(dir, 'tsdb'));
   const target = await startScrapeTarget();
   closers.push(target.close);
   const config = await writeScrapeConfig(dir, target.address);
@@ -55,30 +54,50 @@ it('imports a Prometheus snapshot with vmctl, every sample exact', { timeout: 90
 
   // vmctl 1.79 starts its progress-bar pool even with --vm-disable-progress-bar and exits 1 without
   // a terminal ("inappropriate ioctl for device"): util-linux `script` gives it a pseudo-terminal.
-  const vmctlArgs = ['prometheus', `--prom-snapshot=${snapshotDir}`, `--vm-addr=${tsdb.base}`, '-s', '--vm-disable-progress-bar'];
-  const migrate = startBinary(script, ['-qefc', [vmctl, ...vmctlArgs].map(shellQuote).join(' '), '/dev/null'], dir);
-  const code = await migrate.exited;
-  expect(code, migrate.output()).toBe(0);
-  expect(migrate.output()).toMatch(/Import finished!/);
+  //
+  // vmctl 1.79.5 often sends fewer samples than the snapshot holds, and says so in its own stats
+  // ("total samples: 40" against the snapshot's 58; the last series read never sent, no error,
+  // nothing retried): its importer's workers can take the close signal before they drain their
+  // input queue, more often on a loaded machine. Those samples never reach tsdb. So a short run is
+  // repeated on a fresh tsdb a few times for a complete one; whatever vmctl sent, tsdb must hold
+  // exactly that many samples, each equal to Prometheus' own; a complete run must hold all of them.
+  let tsdb;
+  let out = '';
+  let sent = 0;
+  let inSnapshot = 0;
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    if (tsdb !== undefined) await tsdb.kill();
+    tsdb = await startTsdb(join(dir, `tsdb-${attempt}`));
+    const vmctlArgs = ['prometheus', `--prom-snapshot=${snapshotDir}`, `--vm-addr=${tsdb.base}`, '-s', '--vm-disable-progress-bar'];
+    const migrate = startBinary(script, ['-qefc', [vmctl, ...vmctlArgs].map(shellQuote).join(' '), '/dev/null'], dir);
+    const code = await migrate.exited;
+    out = migrate.output();
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/Import finished!/);
+    inSnapshot = Number(/^\s*samples: (\d+);/m.exec(out)?.[1]);
+    sent = Number(/total samples: (\d+);/.exec(out)?.[1]);
+    expect(inSnapshot, out).toBeGreaterThan(0);
+    if (sent === inSnapshot) break;
+  }
+  if (tsdb === undefined) throw new Error('no tsdb started');
 
   const stored = await storedSamples(tsdb.base);
-  expect(namesOf(stored)).toEqual(expect.arrayContaining(['interop_requests_total', 'interop_temperature_celsius', 'up', 'scrape_duration_seconds']));
-  const seen = new Set<string>();
-  let checked = 0;
+  const expected = new Map<string, bigint>();
   for (const s of view.data.result) {
     expect(s.metric).toMatchObject({ job: 'interop', team: 'storage', instance: target.address });
-    for (const [sec, v] of s.values) {
-      const key = `${labelsKey(s.metric)}@${Math.round(sec * 1000)}`;
-      expect(stored.get(key)?.bits, key).toBe(floatBits(Number(v)));
-      seen.add(key);
-      checked++;
-    }
+    for (const [sec, v] of s.values) expected.set(`${labelsKey(s.metric)}@${Math.round(sec * 1000)}`, floatBits(Number(v)));
   }
-  expect(checked).toBeGreaterThanOrEqual(6 * 5);
-  // Nothing else up to the view's time, except Prometheus' staleness markers, which its query API
-  // hides and a snapshot holds (vmctl sends them as NaN).
-  const extra = [...stored.entries()].filter(([key, s]) => s.timestamp <= viewTime && !seen.has(key) && !Number.isNaN(bitsValue(s.bits)));
-  expect(extra.map(([key]) => key)).toEqual([]);
+  expect(expected.size).toBeGreaterThanOrEqual(6 * 5);
+  // Exactly what vmctl sent, and every sample up to the view's time as Prometheus shows it, except
+  // Prometheus' staleness markers, which its query API hides and a snapshot holds (sent as NaN).
+  expect(stored.size, `tsdb holds ${stored.size} samples, vmctl sent ${sent}:\n${out}`).toBe(sent);
+  const differing = [...stored.entries()]
+    .filter(([key, s]) => s.timestamp <= viewTime && !Number.isNaN(bitsValue(s.bits)) && expected.get(key) !== s.bits)
+    .map(([key]) => key);
+  expect(differing).toEqual([]);
+  expect(sent, `vmctl sent only ${sent} of the snapshot's ${inSnapshot} samples in every attempt:\n${out}`).toBe(inSnapshot);
+  expect(namesOf(stored)).toEqual(expect.arrayContaining(['interop_requests_total', 'interop_temperature_celsius', 'up', 'scrape_duration_seconds']));
+  for (const [key, bits] of expected) expect(stored.get(key)?.bits, key).toBe(bits);
   // The series the target dropped after its third scrape ends with that marker, sent as a bare NaN.
   expect([...stored.values()].filter((s) => Number.isNaN(bitsValue(s.bits))).map((s) => s.labels.code)).toContain('500');
 });

@@ -58,8 +58,9 @@ export class SeriesAssembler {
       return this.#push(body);
     } catch (err) {
       if (!(err instanceof CorruptDataError)) throw err;
+      const of = this.#labels === undefined ? '' : ` of series ${labelsText(this.#labels)}`;
       this.#labels = undefined;
-      throw new RpcProtocolError(`cannot decode a SERIES frame: ${err.message}`, { cause: err });
+      throw new RpcProtocolError(`cannot decode a SERIES frame${of}: ${err.message}`, { cause: err });
     }
   }
 
@@ -74,7 +75,7 @@ export class SeriesAssembler {
       this.#dedupMs = r.readUvarint();
       if (Number.isNaN(this.#minTs) || Number.isNaN(this.#maxTs)) throw new RpcProtocolError(`SERIES frame with range ${this.#minTs}..${this.#maxTs}`);
       this.#labels = labels;
-      this.#decoder.begin(`the samples of series ${labelsText(labels)}`);
+      this.#decoder.begin('the samples'); // the series is named when decoding fails (above)
     }
     if (r.remaining() === 0) throw new RpcProtocolError('SERIES frame without samples');
     this.#decoder.push(body.subarray(r.pos), this.#minTs, this.#maxTs);

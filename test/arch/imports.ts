@@ -104,8 +104,10 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // The query engine sees storage only through the contract.
   'src/lib/query': lib('errors', 'promql', 'regexp', 'storageapi'),
   'src/lib/storage': lib('bytes', 'errors', 'storageapi'),
-  // FLAGGED storagerpc → storage: only for the KeyedRows type, which pulls engine internals into
-  // the cluster's insert/select clients (the byte codec and CorruptDataError are in lib/bytes).
+  // FLAGGED storagerpc → storage: for the KeyedRows type, which pulls engine internals into the
+  // cluster's insert/select clients, and for series-blocks.ts, the select payload of part blocks as
+  // stored, which the select node decodes with the engine's own block decoder (one decoder); the
+  // byte codec and CorruptDataError are in lib/bytes.
   'src/lib/storagerpc': lib('bytes', 'httpserver', 'metrics', 'protoparser', 'storage', 'storageapi'),
   // What the cluster's insert and select nodes share about storage nodes seen through the contract:
   // rotation state, bounded calls, re-checks, addresses (the router and fan-out are in the apps).

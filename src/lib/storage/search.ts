@@ -3,7 +3,7 @@ import type { Labels, SearchQuery, SeriesSamples, Tenant, TimeRange, TsdbStatus,
 import { checkTenant } from '../storageapi/tenant.ts';
 import type { StorageCore } from './core.ts';
 import { SeriesBlockCursor, type DataPart } from './part/data-part.ts';
-import { dedupByInterval, normalizeSamples } from '../storageapi/dedup.ts';
+import { finishSeries } from './part/block-decode.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
 import { type IndexQuery, searchIds } from './index/index-search.ts';
 import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, decodeLabelsKey, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
@@ -55,7 +55,21 @@ export function labelsOfSeries(core: StorageCore, tenant: string, id: number): L
 }
 
 // A search gives the event loop a turn after this much work.
-const YIELD_EVERY_ROWS = 32 * 1024;
+export const YIELD_EVERY_ROWS = 32 * 1024;
+
+/** pinParts acquires the parts that may hold samples in [minTs, maxTs]; release each when done. */
+export function pinParts(core: StorageCore, minTs: number, maxTs: number): DataPart[] {
+  const parts: DataPart[] = [];
+  for (const p of core.partitions.values()) {
+    if (p.maxTs < minTs || p.minTs > maxTs) continue;
+    for (const part of p.parts) {
+      if (part.meta.maxTimestamp < minTs || part.meta.minTimestamp > maxTs) continue;
+      part.acquire();
+      parts.push(part);
+    }
+  }
+  return parts;
+}
 
 /**
  * searchSeries streams matching series with their samples in the range, in series-ID order.
@@ -67,15 +81,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
   if (ids.length === 0) return;
   const minTs = Math.max(0, q.timeRange.minTimestamp);
   const maxTs = q.timeRange.maxTimestamp;
-  const parts: DataPart[] = [];
-  for (const p of core.partitions.values()) {
-    if (p.maxTs < minTs || p.minTs > maxTs) continue;
-    for (const part of p.parts) {
-      if (part.meta.maxTimestamp < minTs || part.meta.minTimestamp > maxTs) continue;
-      part.acquire();
-      parts.push(part);
-    }
-  }
+  const parts = pinParts(core, minTs, maxTs);
   const buffers = core.acquireBuffers();
   const tk = tenantKey(q.tenant);
   const dedupMs = core.opts.minScrapeIntervalMs;
@@ -96,12 +102,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
         buffered++;
       }
       work += s.n + 100;
-      // One part's samples of a series are sorted and duplicate-free already; buffers hold
-      // rows in arrival order, and several sources may overlap.
-      if (sources + buffered > 1 || buffered > 0) s.n = normalizeSamples(s.ts, s.vals, s.n, dedupMs);
-      else if (dedupMs > 0) s.n = dedupByInterval(s.ts, s.vals, s.n, dedupMs);
-      const lo = s.firstAtOrAfter(minTs);
-      const hi = s.firstAfter(maxTs);
+      const [lo, hi] = finishSeries(s, sources, buffered > 0, dedupMs, minTs, maxTs);
       const labels = hi > lo && !core.isDeleted(id) ? labelsOfSeries(core, tk, id) : undefined;
       // A borrowing caller gets views of the scratch buffers (rewritten for the next series): a
       // copy per series cost more than decoding it (a 24 h range query copies 23 KB per series).

@@ -12,6 +12,8 @@ import { Merger } from './merger.ts';
 import { type ResolvedOptions, type StorageOptions, resolveOptions } from './options.ts';
 import { cutoffDay, partitionsToDrop } from './retention.ts';
 import * as search from './search.ts';
+import { searchSeriesBlocks } from './search-blocks.ts';
+import type { SeriesBlocks } from './series-blocks.ts';
 import { deleteSnapshot, linkSnapshot, listSnapshots, snapshotName, snapshotsOlderThan } from './snapshot.ts';
 import { type StorageStats, collectStats } from './stats.ts';
 import { openCore } from './storage-open.ts';
@@ -176,10 +178,20 @@ export class Storage implements Searcher, Deleter, Inserter, TenantLister {
   // --- Searcher ---
 
   searchSeries(q: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesSamples> {
+    return search.searchSeries(this.#core, this.#retained(q), signal);
+  }
+
+  /** searchSeriesBlocks is searchSeries as stored blocks, for a cluster storage node (series-blocks.ts). */
+  searchSeriesBlocks(q: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesBlocks> {
+    return searchSeriesBlocks(this.#core, this.#retained(q), signal);
+  }
+
+  // retained narrows q to the retention period.
+  #retained(q: SearchQuery): SearchQuery {
     this.#checkOpen();
     const now = this.#opts.now();
     const minTs = Math.max(q.timeRange.minTimestamp, now - this.#opts.retentionMs);
-    return search.searchSeries(this.#core, { ...q, timeRange: { minTimestamp: minTs, maxTimestamp: q.timeRange.maxTimestamp } }, signal);
+    return { ...q, timeRange: { minTimestamp: minTs, maxTimestamp: q.timeRange.maxTimestamp } };
   }
 
   async searchLabelSets(q: SearchQuery, limit: number, signal: AbortSignal): Promise<Labels[]> {

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter } from '../bytes/index.ts';
-import { CorruptDataError } from '../storage/common/errors.ts';
-import type { LabelMatcher, MetricRow, SearchQuery, TsdbStatus } from '../storageapi/api.ts';
+import { CorruptDataError } from '../bytes/index.ts';
+import type { LabelMatcher, Labels, MetricRow, SearchQuery, TsdbStatus } from '../storageapi/api.ts';
 import { LimitExceededError, MatcherError, NodeUnavailableError } from '../storageapi/errors.ts';
 import { STALE_NAN } from '../storageapi/stale.ts';
 import {
@@ -16,7 +16,10 @@ import { readError, writeError } from './errors-codec.ts';
 import { finishFrame, type Frame, FrameDecoder, newFrame } from './frame.ts';
 import { SeriesKeyTable } from '../protoparser/common/series-keys.ts';
 import { ClientDictionary, ServerDictionary } from './rows-codec.ts';
-import { SeriesAssembler, seriesChunks } from './series-codec.ts';
+import { SeriesAssembler, seriesFrameBodies } from './series-codec.ts';
+import { encodeTimestamps } from '../storage/encoding/timestamps.ts';
+import { ValueEncoder } from '../storage/encoding/values.ts';
+import { plainSeriesBlocks, SeriesBlocksWriter, type SeriesBlocks } from '../storage/series-blocks.ts';
 
 // bits are a double's bytes. Stored straight into a typed array: an array literal ([v]) would let
 // V8 canonicalise NaN payloads.
@@ -213,19 +216,79 @@ describe('addRows payload', () => {
   });
 });
 
+// bodies returns the SERIES frame bodies of s.
+function bodies(s: SeriesBlocks): Buffer[] {
+  const out: Buffer[] = [];
+  seriesFrameBodies(s, (body) => {
+    const w = new ByteWriter();
+    body(w);
+    out.push(Buffer.from(w.bytes()));
+  });
+  return out;
+}
+
+// blockSeries: one part of two stored blocks, then buffered rows, as a node sends them.
+function blockSeries(ls: Labels): SeriesBlocks {
+  const w = new SeriesBlocksWriter();
+  w.begin();
+  w.part();
+  for (const [from, zstd] of [[0, 0], [100, 1]] as const) {
+    const ts = Float64Array.from({ length: 100 }, (_, i) => 1000 + (from + i) * 10 + (i % 3));
+    const vs = Float64Array.from(ts, (t, i) => (i % 7 === 0 ? STALE_NAN : t / 4));
+    const tw = new ByteWriter();
+    const tsEnc = encodeTimestamps(ts, 0, ts.length, tw, zstd);
+    const vw = new ByteWriter();
+    const valEnc = new ValueEncoder(zstd).encode(vs, 0, vs.length, vw);
+    w.block({ rows: 100, minTs: ts[0]!, maxTs: ts[99]!, tsEnc, valEnc }, tw.bytes(), vw.bytes());
+  }
+  w.rows(Float64Array.of(5, 1000), Float64Array.of(1, 2), 2);
+  return { labels: ls, minTs: 0, maxTs: 1e6, dedupMs: 0, chunks: w.end() };
+}
+
 describe('searchSeries payload', () => {
-  it('reassembles series split over frames, bit-exact', () => {
+  it('reassembles plain series split over frames, bit-exact', () => {
     const sample = fc.record({ t: fc.integer({ min: 0, max: 2 ** 45 }), v: fc.oneof(fc.double(), fc.constant(STALE_NAN)) });
-    fc.assert(fc.property(labels, fc.array(sample, { minLength: 1, maxLength: 200 }), (ls, samples) => {
+    fc.assert(fc.property(labels, fc.uniqueArray(sample, { minLength: 1, maxLength: 200, selector: (x) => x.t }), (ls, samples) => {
+      samples.sort((a, b) => a.t - b.t);
       const s = { labels: ls, timestamps: Float64Array.from(samples, (x) => x.t), values: Float64Array.from(samples, (x) => x.v) };
       const a = new SeriesAssembler();
       let got;
-      seriesChunks(s, (flags, blocks) => {
-        got = a.push(Buffer.concat([Buffer.from([flags]), blocks]));
-      });
-      expect(got).toBeDefined();
+      for (const b of bodies(plainSeriesBlocks(s))) got = a.push(b);
+      expect(got).toBeTruthy();
+      expect(got!.labels).toEqual(ls);
       expect(Buffer.from(got!.values.buffer).equals(Buffer.from(s.values.buffer))).toBe(true);
       expect(Array.from(got!.timestamps)).toEqual(Array.from(s.timestamps));
     }));
+    // A series longer than a chunk spans several frames.
+    const n = 100_000;
+    const long = { labels: [{ name: 'a', value: 'b' }], timestamps: Float64Array.from({ length: n }, (_, i) => i), values: Float64Array.from({ length: n }, (_, i) => i / 3) };
+    const frames = bodies(plainSeriesBlocks(long));
+    expect(frames.length).toBeGreaterThan(1);
+    const a = new SeriesAssembler();
+    const got = frames.map((f) => a.push(f));
+    expect(got.slice(0, -1).every((g) => g === undefined)).toBe(true);
+    expect(Array.from(got.at(-1)!.values)).toEqual(Array.from(long.values));
+  });
+
+  it('decodes stored blocks with the engine decoder and trims them to the range', () => {
+    const ls = [{ name: '__name__', value: 'x' }];
+    const a = new SeriesAssembler();
+    const [frame] = bodies(blockSeries(ls));
+    const got = a.push(frame!)!;
+    expect(got.timestamps.length).toBe(201); // 200 block samples + 2 rows, one on a block timestamp
+    expect(got.timestamps[0]).toBe(5);
+    const trimmed = a.push(bodies({ ...blockSeries(ls), minTs: 1500, maxTs: 1600 })[0]!)!;
+    expect(Array.from(trimmed.timestamps).every((t) => t >= 1500 && t <= 1600)).toBe(true);
+    expect(a.push(bodies({ ...blockSeries(ls), minTs: 1e7, maxTs: 2e7 })[0]!)).toBeNull();
+  });
+
+  it('fails malformed block frames with a protocol error, never a crash', () => {
+    const good = bodies(blockSeries([{ name: '__name__', value: 'x' }]))[0]!;
+    fc.assert(fc.property(fc.array(fc.record({ at: fc.nat(), byte: fc.nat(255) }), { maxLength: 6 }), fc.nat(), fc.boolean(), (flips, cut, truncate) => {
+      const bytes = Buffer.from(good);
+      for (const f of flips) bytes[f.at % bytes.length] = f.byte;
+      const input = truncate ? bytes.subarray(0, cut % (bytes.length + 1)) : bytes;
+      mustFailCleanly(() => new SeriesAssembler().push(input));
+    }), { numRuns: 3000 });
   });
 });

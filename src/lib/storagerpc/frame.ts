@@ -11,8 +11,10 @@ import { RpcProtocolError } from './codec.ts';
 /** MAGIC opens the HELLO body: "STRP". */
 export const MAGIC = 'STRP';
 /** PROTOCOL_VERSION is the newest version this code speaks; MIN_PROTOCOL_VERSION the oldest. */
-export const PROTOCOL_VERSION = 1;
-export const MIN_PROTOCOL_VERSION = 1;
+// Version 2: searchSeries ships the node's stored blocks (FORMAT.md); version 1 shipped native
+// export blocks, which the node had to decode and re-encode. No node or client speaks both.
+export const PROTOCOL_VERSION = 2;
+export const MIN_PROTOCOL_VERSION = 2;
 
 /** Services: which port a client believes it dialed (checked in the handshake). */
 export const SERVICE_INSERT = 1;

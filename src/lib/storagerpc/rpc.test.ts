@@ -12,6 +12,9 @@ import { InsertNodeClient, SelectNodeClient, serveInsertRpc, serveSelectRpc, typ
 import { writeString } from './codec.ts';
 import { finishFrame, newFrame, PROTOCOL_VERSION, SERVICE_SELECT, T_HELLO_OK } from './frame.ts';
 import { STREAM_WINDOW_BYTES } from './series-stream.ts';
+import { ByteWriter } from '../bytes/index.ts';
+import { encodeTimestamps } from '../storage/encoding/timestamps.ts';
+import { SeriesBlocksWriter, type SeriesBlocks } from '../storage/series-blocks.ts';
 
 const T: Tenant = { accountID: 0, projectID: 0 };
 const never = () => new AbortController().signal;
@@ -147,6 +150,29 @@ describe('unavailable nodes', () => {
 });
 
 describe('cancellation and errors', () => {
+  it('a node sending a block that does not decode: the stream fails with an error naming the series, the client carries on', async () => {
+    const storage = Object.assign(new MemorySearcher(), {
+      // A block whose timestamps do not end at its header's maxTs (a damaged part on the node).
+      async *searchSeriesBlocks(): AsyncIterable<SeriesBlocks> {
+        const w = new SeriesBlocksWriter();
+        w.begin();
+        w.part();
+        const tw = new ByteWriter();
+        const tsEnc = encodeTimestamps(Float64Array.of(10, 20, 30), 0, 3, tw, 0);
+        w.block({ rows: 3, minTs: 10, maxTs: 31, tsEnc, valEnc: 0 }, tw.bytes(), new Uint8Array(8));
+        yield { labels: ls({ __name__: 'broken' }), minTs: 0, maxTs: 100, dedupMs: 0, chunks: w.end() };
+      },
+    });
+    storage.labelNames = async () => ['ok'];
+    const { client } = await selectNode(storage);
+    const err = await (async () => {
+      for await (const _ of client.searchSeries(q(), never()));
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NodeUnavailableError);
+    expect((err as Error).message).toMatch(/cannot decode a SERIES frame of series \{__name__="broken"\}.*maxTs/);
+    expect(await client.labelNames(q(), 0, never())).toEqual(['ok']);
+  });
+
   it('an abort rejects with the signal reason at once and cancels the work on the node', async () => {
     const storage = new MemorySearcher();
     let remote: AbortSignal | undefined;

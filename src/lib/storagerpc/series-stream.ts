@@ -67,6 +67,7 @@ export class SeriesStream implements Pending {
       return;
     }
     this.#received++;
+    if (s === null) return this.#grant(f.size); // nothing of it in the range once decoded
     this.#queue.push({ series: s, bytes: f.size });
     this.#wake?.();
   }

@@ -2,10 +2,10 @@
 // its stream credit, and the frame that ends it (RESULT or ERROR, or nothing once cancelled).
 
 import type { ByteWriter } from '../bytes/index.ts';
-import type { SeriesSamples } from '../storageapi/api.ts';
+import type { SeriesBlocks } from '../storage/series-blocks.ts';
 import { RpcCallError, writeError } from './errors-codec.ts';
 import { E_TIMEOUT, finishFrame, newFrame, T_ERROR, T_RESULT, T_SERIES } from './frame.ts';
-import { seriesChunks, writeSeriesBody } from './series-codec.ts';
+import { seriesFrameBodies } from './series-codec.ts';
 
 /** CallTransport is what a call needs from its connection. */
 export interface CallTransport {
@@ -59,15 +59,15 @@ export class ServerCall {
   }
 
   /** sendSeries streams one series, waiting for credit and for the socket before each frame. */
-  async sendSeries(s: SeriesSamples): Promise<void> {
-    const bodies: [number, Buffer][] = [];
-    seriesChunks(s, (flags, blocks) => bodies.push([flags, blocks]));
-    for (const [flags, blocks] of bodies) {
+  async sendSeries(s: SeriesBlocks): Promise<void> {
+    const bodies: [(w: ByteWriter) => void, number][] = [];
+    seriesFrameBodies(s, (body, size) => bodies.push([body, size]));
+    for (const [body, size] of bodies) {
       while (this.#credit <= 0) await this.#waitCredit();
       await this.#conn.writable(this.signal);
       this.signal.throwIfAborted();
-      const w = newFrame(T_SERIES, this.id, 1 + blocks.length);
-      writeSeriesBody(w, flags, blocks);
+      const w = newFrame(T_SERIES, this.id, size);
+      body(w);
       const frame = finishFrame(w);
       this.#credit -= frame.length;
       this.#conn.send(frame);

@@ -1,7 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeTimestamps, decodeTimestampsTail } from '../encoding/timestamps-decode.ts';
-import { decodeValues, decodeValuesTail } from '../encoding/values-decode.ts';
+import { appendSourceBlock, type BlockFields, decodeBlock } from './block-decode.ts';
 import { decompress, decompressTransient } from '../encoding/zstd.ts';
 import { CorruptDataError, errorMessage } from '../common/errors.ts';
 import type { LruCache } from '../common/lru-cache.ts';
@@ -108,18 +107,22 @@ export class DataPart {
   }
 
   #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: ByteSource, minTs = -Infinity): number {
-    const n = h.rows[j]!;
     const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
     const tsBytes = read('ts', h.tsOffsets[j]!, h.tsSizes[j]!, what);
-    if (minTs > h.minTs[j]!) {
-      const lo = decodeTimestampsTail(h.tsEnc[j]!, tsBytes, n, h.minTs[j]!, h.maxTs[j]!, minTs, outTs, off, what);
-      decodeValuesTail(h.valEnc[j]!, read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), n, lo, outVals, off, what);
-      return lo;
-    }
-    decodeTimestamps(h.tsEnc[j]!, tsBytes, n, h.minTs[j]!, outTs, off, what);
-    if (outTs[off + n - 1] !== h.maxTs[j]) throw new CorruptDataError(`cannot decode ${what}: timestamps do not end at the header's maxTs`);
-    decodeValues(h.valEnc[j]!, read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), n, outVals, off, what);
-    return 0;
+    return decodeBlock(blockFields(h, j), tsBytes, () => read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), outTs, outVals, off, what, minTs);
+  }
+
+  /**
+   * rawSearchReader returns a reader of the stored (still encoded) bytes of blocks, with the
+   * read-ahead of searchReader: the two views it returns stay valid until its next call.
+   */
+  rawSearchReader(): RawBlockReader {
+    const ts = new ReadAhead(this.#tsFd, SEARCH_READ_AHEAD_MIN, SEARCH_READ_AHEAD_MAX);
+    const vals = new ReadAhead(this.#valFd, SEARCH_READ_AHEAD_MIN, SEARCH_READ_AHEAD_MAX);
+    return (h, j) => {
+      const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
+      return [ts.read(h.tsOffsets[j]!, h.tsSizes[j]!, what), vals.read(h.valOffsets[j]!, h.valSizes[j]!, what)];
+    };
   }
 
   acquire(): void {
@@ -143,6 +146,14 @@ export class DataPart {
  * it decoded the whole block.
  */
 export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, minTs?: number) => number;
+
+/** RawBlockReader returns the timestamp and value streams of block j of header group h, as stored. */
+export type RawBlockReader = (h: BlockHeaders, j: number) => [Uint8Array, Uint8Array];
+
+/** blockFields picks the fields of block j that decoding needs. */
+export function blockFields(h: BlockHeaders, j: number): BlockFields {
+  return { rows: h.rows[j]!, minTs: h.minTs[j]!, maxTs: h.maxTs[j]!, tsEnc: h.tsEnc[j]!, valEnc: h.valEnc[j]! };
+}
 
 type ByteSource = (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array;
 
@@ -255,19 +266,10 @@ export class SeriesBlockCursor {
     const read = this.#reader;
     let blocks = 0;
     let lastTs = -Infinity;
+    const what = `series ${id} of part "${this.part.path}"`;
     this.collect(id, (h, j) => {
-      if (h.minTs[j]! <= lastTs) throw new CorruptDataError(`cannot read series ${id} of part "${this.part.path}": its blocks overlap in time`);
+      appendSourceBlock(s, blockFields(h, j), lastTs, this.#minTs, this.#maxTs, (fromTs) => read(h, j, s.ts, s.vals, s.n, fromTs), what);
       lastTs = h.maxTs[j]!;
-      const n = h.rows[j]!;
-      s.ensure(n);
-      // A range that starts inside the block and reaches its end (instant queries, recent
-      // windows) needs only the block's newest samples: decode those, then close the gap.
-      const lo = this.#maxTs >= lastTs ? read(h, j, s.ts, s.vals, s.n, this.#minTs) : read(h, j, s.ts, s.vals, s.n);
-      if (lo > 0) {
-        s.ts.copyWithin(s.n, s.n + lo, s.n + n);
-        s.vals.copyWithin(s.n, s.n + lo, s.n + n);
-      }
-      s.n += n - lo;
       blocks++;
     });
     return blocks;

@@ -1,0 +1,69 @@
+import { setImmediate as yieldNow } from 'node:timers/promises';
+import type { SearchQuery } from '../storageapi/api.ts';
+import type { StorageCore } from './core.ts';
+import { SeriesBlockCursor, blockFields, type RawBlockReader } from './part/data-part.ts';
+import { tenantKey } from './index/keys.ts';
+import { YIELD_EVERY_ROWS, labelsOfSeries, matchingIds, pinParts } from './search.ts';
+import { type SeriesBlocks, SeriesBlocksWriter } from './series-blocks.ts';
+import { SeriesScratch } from './part/series-scratch.ts';
+
+/**
+ * searchSeriesBlocks is searchSeries for a cluster storage node: per matching series it yields
+ * the stored blocks that overlap the range, copied as they are, and the buffered rows as plain
+ * samples (series-blocks.ts); the select node decodes, deduplicates and trims them exactly as
+ * searchSeries does here. Deleted series are left out before any block is read. A series may
+ * come out empty once trimmed (its blocks overlap the range, its samples do not): the decoding
+ * side drops it. Parts and buffers are pinned for the whole iteration, as in searchSeries.
+ */
+export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesBlocks> {
+  const ids = matchingIds(core, q, signal);
+  if (ids.length === 0) return;
+  const minTs = Math.max(0, q.timeRange.minTimestamp);
+  const maxTs = q.timeRange.maxTimestamp;
+  const parts = pinParts(core, minTs, maxTs);
+  const buffers = core.acquireBuffers();
+  const tk = tenantKey(q.tenant);
+  const dedupMs = core.opts.minScrapeIntervalMs;
+  try {
+    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
+    const readers: RawBlockReader[] = parts.map((p) => p.rawSearchReader());
+    const w = new SeriesBlocksWriter();
+    const s = new SeriesScratch();
+    let work = 0;
+    for (const id of ids) {
+      if (core.isDeleted(id)) continue;
+      const labels = labelsOfSeries(core, tk, id);
+      if (labels === undefined) continue;
+      w.begin();
+      for (let i = 0; i < cursors.length; i++) {
+        const read = readers[i]!;
+        let first = true;
+        cursors[i]!.collect(id, (h, j) => {
+          if (first) w.part();
+          first = false;
+          const [ts, vals] = read(h, j);
+          w.block(blockFields(h, j), ts, vals);
+          work += h.rows[j]! >>> 4; // copying costs far less per sample than decoding
+        });
+      }
+      s.reset();
+      for (const b of buffers) {
+        const rows = b.rowsOf(id);
+        if (rows === 0) continue;
+        s.ensure(rows);
+        s.n += b.copySeries(id, s.ts, s.vals, s.n);
+      }
+      if (s.n > 0) w.rows(s.ts, s.vals, s.n);
+      work += s.n + 100;
+      if (!w.empty) yield { labels, minTs, maxTs, dedupMs, chunks: w.end() };
+      if (work >= YIELD_EVERY_ROWS) {
+        work = 0;
+        await yieldNow();
+      }
+      signal.throwIfAborted();
+    }
+  } finally {
+    for (const p of parts) p.release();
+    for (const b of buffers) b.release();
+  }
+}

@@ -2,8 +2,7 @@ import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { SearchQuery } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
 import { SeriesBlockCursor, blockFields, type RawBlockReader } from './part/data-part.ts';
-import { tenantKey } from './index/keys.ts';
-import { YIELD_EVERY_ROWS, labelsOfSeries, matchingIds, pinParts } from './search.ts';
+import { YIELD_EVERY_ROWS, appendBufferedRows, labelsOfSeries, openSeriesScope } from './search.ts';
 import { type SeriesBlocks, SeriesBlocksWriter } from './series-blocks.ts';
 import { SeriesScratch } from './part/series-scratch.ts';
 
@@ -16,14 +15,9 @@ import { SeriesScratch } from './part/series-scratch.ts';
  * side drops it. Parts and buffers are pinned for the whole iteration, as in searchSeries.
  */
 export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesBlocks> {
-  const ids = matchingIds(core, q, signal);
-  if (ids.length === 0) return;
-  const minTs = Math.max(0, q.timeRange.minTimestamp);
-  const maxTs = q.timeRange.maxTimestamp;
-  const parts = pinParts(core, minTs, maxTs);
-  const buffers = core.acquireBuffers();
-  const tk = tenantKey(q.tenant);
-  const dedupMs = core.opts.minScrapeIntervalMs;
+  const scope = openSeriesScope(core, q, signal);
+  if (scope === undefined) return;
+  const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
   try {
     const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
     const readers: RawBlockReader[] = parts.map((p) => p.rawSearchReader());
@@ -47,12 +41,7 @@ export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, sig
         });
       }
       s.reset();
-      for (const b of buffers) {
-        const rows = b.rowsOf(id);
-        if (rows === 0) continue;
-        s.ensure(rows);
-        s.n += b.copySeries(id, s.ts, s.vals, s.n);
-      }
+      appendBufferedRows(buffers, id, s);
       if (s.n > 0) w.rows(s.ts, s.vals, s.n);
       work += s.n + 100;
       if (!w.empty) yield { labels, minTs, maxTs, dedupMs, chunks: w.end() };
@@ -63,7 +52,6 @@ export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, sig
       signal.throwIfAborted();
     }
   } finally {
-    for (const p of parts) p.release();
-    for (const b of buffers) b.release();
+    scope.release();
   }
 }

@@ -58,7 +58,7 @@ export function labelsOfSeries(core: StorageCore, tenant: string, id: number): L
 export const YIELD_EVERY_ROWS = 32 * 1024;
 
 /** pinParts acquires the parts that may hold samples in [minTs, maxTs]; release each when done. */
-export function pinParts(core: StorageCore, minTs: number, maxTs: number): DataPart[] {
+function pinParts(core: StorageCore, minTs: number, maxTs: number): DataPart[] {
   const parts: DataPart[] = [];
   for (const p of core.partitions.values()) {
     if (p.maxTs < minTs || p.minTs > maxTs) continue;
@@ -77,14 +77,9 @@ export function pinParts(core: StorageCore, minTs: number, maxTs: number): DataP
  * proceed meanwhile; breaking out of the loop releases them.
  */
 export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesSamples> {
-  const ids = matchingIds(core, q, signal);
-  if (ids.length === 0) return;
-  const minTs = Math.max(0, q.timeRange.minTimestamp);
-  const maxTs = q.timeRange.maxTimestamp;
-  const parts = pinParts(core, minTs, maxTs);
-  const buffers = core.acquireBuffers();
-  const tk = tenantKey(q.tenant);
-  const dedupMs = core.opts.minScrapeIntervalMs;
+  const scope = openSeriesScope(core, q, signal);
+  if (scope === undefined) return;
+  const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
   try {
     const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
     const s = new SeriesScratch();
@@ -93,14 +88,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
       s.reset();
       let sources = 0;
       for (const c of cursors) if (c.readSeries(id, s) > 0) sources++;
-      let buffered = 0;
-      for (const b of buffers) {
-        const rows = b.rowsOf(id);
-        if (rows === 0) continue;
-        s.ensure(rows);
-        s.n += b.copySeries(id, s.ts, s.vals, s.n);
-        buffered++;
-      }
+      const buffered = appendBufferedRows(buffers, id, s);
       work += s.n + 100;
       const [lo, hi] = finishSeries(s, sources, buffered > 0, dedupMs, minTs, maxTs);
       const labels = hi > lo && !core.isDeleted(id) ? labelsOfSeries(core, tk, id) : undefined;
@@ -118,9 +106,53 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
       signal.throwIfAborted();
     }
   } finally {
+    scope.release();
+  }
+}
+
+/** SeriesScope is what one series search holds: the matching ids, its range, and the parts and buffers it pinned. */
+export interface SeriesScope {
+  readonly ids: Float64Array;
+  readonly minTs: number;
+  readonly maxTs: number;
+  readonly parts: readonly DataPart[];
+  readonly buffers: ReturnType<StorageCore['acquireBuffers']>;
+  readonly tk: ReturnType<typeof tenantKey>;
+  readonly dedupMs: number;
+  /** release unpins the parts and buffers; call it once the search ends, however it ends. */
+  release(): void;
+}
+
+/**
+ * openSeriesScope starts a series search (searchSeries here, searchSeriesBlocks on a cluster
+ * storage node): undefined when no series matches, else a scope whose parts and buffers stay
+ * pinned until release.
+ */
+export function openSeriesScope(core: StorageCore, q: SearchQuery, signal: AbortSignal): SeriesScope | undefined {
+  const ids = matchingIds(core, q, signal);
+  if (ids.length === 0) return undefined;
+  const minTs = Math.max(0, q.timeRange.minTimestamp);
+  const maxTs = q.timeRange.maxTimestamp;
+  const parts = pinParts(core, minTs, maxTs);
+  const buffers = core.acquireBuffers();
+  const release = () => {
     for (const p of parts) p.release();
     for (const b of buffers) b.release();
+  };
+  return { ids, minTs, maxTs, parts, buffers, tk: tenantKey(q.tenant), dedupMs: core.opts.minScrapeIntervalMs, release };
+}
+
+/** appendBufferedRows appends series id's not-yet-flushed rows from buffers to s; returns how many buffers held some. */
+export function appendBufferedRows(buffers: SeriesScope['buffers'], id: number, s: SeriesScratch): number {
+  let holding = 0;
+  for (const b of buffers) {
+    const rows = b.rowsOf(id);
+    if (rows === 0) continue;
+    s.ensure(rows);
+    s.n += b.copySeries(id, s.ts, s.vals, s.n);
+    holding++;
   }
+  return holding;
 }
 
 /** searchLabelSets returns label sets of matching series (index lookup, day granularity). */

@@ -10,7 +10,8 @@ describe('TimestampPrefixes', () => {
     fc.assert(fc.property(fc.array(ts, { maxLength: 6 }), fc.boolean(), (lists, sorted) => {
       const matrix = lists.map((l) => series(sorted ? [...l].sort((a, b) => a - b) : l));
       const all = [...new Set(lists.flat().map((t) => (t === 0 ? 0 : t)))].sort((a, b) => a - b);
-      expect(Array.from(distinctTimestamps(matrix))).toEqual(all);
+      // -0 and 0 are one timestamp (they print alike); which of the two stands for it does not matter.
+      expect(Array.from(distinctTimestamps(matrix), (t) => (t === 0 ? 0 : t))).toEqual(all);
       const p = new TimestampPrefixes(matrix, (ms) => String(ms / 1000));
       for (const s of matrix) {
         let k = 0;

@@ -98,7 +98,7 @@ export class ByteReader<B extends Uint8Array = Uint8Array> {
   // uvarintLong is readUvarint past its first byte, kept out of line so the short method inlines.
   private uvarintLong(): number {
     const start = this.pos;
-    const v = this.uvarint7();
+    const v = this.uvarintUpTo(7);
     if (v >= 0) return v;
     const z = this.uvarintBig(start);
     if (z > TWO_53) this.fail('varint above 2^53', start);
@@ -116,7 +116,7 @@ export class ByteReader<B extends Uint8Array = Uint8Array> {
       }
     }
     const start = p;
-    const z = this.uvarint7();
+    const z = this.uvarintUpTo(7);
     if (z >= 0) return unzigzag(z);
     const n = Number(this.varintBig(start));
     if (!Number.isSafeInteger(n)) this.fail('integer out of range', start);
@@ -126,7 +126,7 @@ export class ByteReader<B extends Uint8Array = Uint8Array> {
   /** readInt64 reads a protobuf int64 (two's complement in 10 bytes when negative) as a safe integer. */
   readInt64(): number {
     const start = this.pos;
-    const v = this.uvarint7();
+    const v = this.uvarintUpTo(7);
     if (v >= 0) return v;
     const n = BigInt.asIntN(64, this.uvarintBig(start));
     if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) this.fail(`int64 ${n} is out of the supported range`, start);
@@ -135,35 +135,29 @@ export class ByteReader<B extends Uint8Array = Uint8Array> {
 
   /** readUvarint32 reads a varint of at most 5 bytes (protobuf tags and lengths). */
   readUvarint32(): number {
-    const b = this.buf;
-    let p = this.pos;
-    let v = 0;
-    let mul = 1;
-    for (let i = 0; i < 5; i++) {
-      if (p >= this.end) {
-        this.pos = p;
-        this.fail('truncated varint');
+    const p = this.pos;
+    if (p < this.end) {
+      const c = this.buf[p]!;
+      if (c < 0x80) {
+        this.pos = p + 1;
+        return c;
       }
-      const x = b[p++]!;
-      v += (x & 0x7f) * mul;
-      if (x < 0x80) {
-        this.pos = p;
-        return v;
-      }
-      mul *= 128;
     }
-    this.pos = p;
+    const v = this.uvarintUpTo(5);
+    if (v >= 0) return v;
+    this.pos += 5;
     return this.fail('varint does not fit 32 bits');
   }
 
-  // uvarint7 reads a varint of up to 7 bytes and returns it, or returns −1 with pos unmoved when
-  // it is longer (the caller takes the BigInt path).
-  private uvarint7(): number {
+  // uvarintUpTo reads a varint of up to maxBytes bytes (at most 7, so the sum stays exact in a
+  // double) and returns it, or returns −1 with pos unmoved when it is longer (readUvarint and
+  // readVarint then take the BigInt path).
+  private uvarintUpTo(maxBytes: number): number {
     const b = this.buf;
     let p = this.pos;
     let v = 0;
     let mul = 1;
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < maxBytes; i++) {
       if (p >= this.end) {
         this.pos = p;
         this.fail('truncated varint');

@@ -14,25 +14,24 @@ reexecTuned({
 
 const { insertOptionsFromFlags, receiverAddressesFromFlags, startReceivers } = await import('../app/insert/index.ts');
 const { clusterInsertConfigFromFlags, countTenantRows, registerClusterInsertRoutes, routerObserver, ShardRouter } = await import('../app/insert/cluster/index.ts');
-const { exportNodeStates, startClusterNode } = await import('../lib/cluster/index.ts');
+const { startClusterNode } = await import('../lib/cluster/index.ts');
 const { enableTCP6Flag } = await import('../lib/httpserver/index.ts');
 const { listenOrExit, serveUntilSignal } = await import('../lib/process/index.ts');
 const { InsertNodeClient } = await import('../lib/storagerpc/index.ts');
 
-const { rt, cfg, clients } = startClusterNode({
+const { rt, cfg, clients, coordinator: router } = startClusterNode({
   runtime: { binary: 'tsdb-insert', metricsPrefix: 'tsdb', defaultListenAddr: ':8480' },
   configFromFlags: clusterInsertConfigFromFlags,
   client: (address, timeoutMs) => new InsertNodeClient({ address, timeoutMs }),
+  coordinator: ({ nodes, cfg, logger }) => new ShardRouter({
+    nodes: nodes.map(({ name, client }) => ({ name, inserter: client })),
+    replicationFactor: cfg.replicationFactor,
+    writeTimeoutMs: cfg.timeoutMs,
+    now: Date.now,
+    observer: routerObserver(logger),
+  }),
 });
 const log = rt.logger;
-const router = new ShardRouter({
-  nodes: clients.nodes.map(({ name, client }) => ({ name, inserter: client })),
-  replicationFactor: cfg.replicationFactor,
-  writeTimeoutMs: cfg.timeoutMs,
-  now: Date.now,
-  observer: routerObserver(log.child({ component: 'cluster' })),
-});
-exportNodeStates(() => router.nodeStates());
 // Keyed parsing as on the single node: a series seen before reaches the router as a key number,
 // which it places and its node clients encode without touching the labels (ShardRouter.addKeyedRows).
 const seriesKeyBytes = rt.memoryBudget.heapShare('prometheusSeriesKeys', 0.25);

@@ -15,28 +15,27 @@ reexecTuned({
 
 const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
 const { CLUSTER_PATHS, clusterScope, clusterSelectConfigFromFlags, FanoutStorage, fanoutObserver, registerTenantsRoute } = await import('../app/select/cluster/index.ts');
-const { exportNodeStates, startClusterNode } = await import('../lib/cluster/index.ts');
+const { startClusterNode } = await import('../lib/cluster/index.ts');
 const { gauge } = await import('../lib/metrics/index.ts');
 const { flagValueOrExit, listenOrExit, serveUntilSignal } = await import('../lib/process/index.ts');
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
 const { SelectNodeClient } = await import('../lib/storagerpc/index.ts');
 
-const { rt, cfg, clients } = startClusterNode({
+const { rt, cfg, clients, coordinator: fanout } = startClusterNode({
   runtime: { binary: 'tsdb-select', metricsPrefix: 'tsdb', defaultListenAddr: ':8481' },
   configFromFlags: clusterSelectConfigFromFlags,
   client: (address, timeoutMs) => new SelectNodeClient({ address, timeoutMs }),
+  coordinator: ({ nodes, cfg, logger }) => new FanoutStorage({
+    nodes: nodes.map(({ name, client }) => ({ name, api: client })),
+    replicationFactor: cfg.replicationFactor,
+    denyPartialResponse: cfg.denyPartialResponse,
+    nodeTimeoutMs: cfg.timeoutMs,
+    dedupMs: cfg.dedupMs,
+    now: Date.now,
+    observer: fanoutObserver(logger),
+  }),
 });
 const log = rt.logger;
-const fanout = new FanoutStorage({
-  nodes: clients.nodes.map(({ name, client }) => ({ name, api: client })),
-  replicationFactor: cfg.replicationFactor,
-  denyPartialResponse: cfg.denyPartialResponse,
-  nodeTimeoutMs: cfg.timeoutMs,
-  dedupMs: cfg.dedupMs,
-  now: Date.now,
-  observer: fanoutObserver(log.child({ component: 'cluster' })),
-});
-exportNodeStates(() => fanout.nodeStates());
 
 const limits = selectLimitsFromFlags();
 const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));

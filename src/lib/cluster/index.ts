@@ -7,4 +7,7 @@ export { exportNodeStates, type NodeState } from './metrics.ts';
 export { parseNodeAddress, parseNodeAddresses } from './node-address.ts';
 export { Rechecker, type RecheckerOptions } from './recheck.ts';
 export { NodeRotation, type NodeRotationOptions } from './rotation.ts';
-export { startClusterNode, StorageNodeClients, type ClusterNodeConfig, type ClusterNodeOptions, type Coordinator, type NodeClient } from './node-clients.ts';
+export {
+  startClusterNode, StorageNodeClients, type ClusterNode, type ClusterNodeConfig, type ClusterNodeOptions, type Coordinator, type CoordinatorContext, type NodeClient,
+  type NodeCoordinator,
+} from './node-clients.ts';

@@ -66,20 +66,64 @@ function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean):
 }
 
 // sweepRate is extrapolatedRate over every window of a series (see RollupFunction.sweep).
+//
+// The extrapolation factor depends only on where the window's first and last samples sit
+// (their distances to the window edges and to each other) and on how many samples it holds.
+// With regular scrapes on a step-aligned grid these are the same for almost every window, so
+// the factor — five float divisions — is computed once per distinct layout and reused: the same
+// operations on the same inputs, hence the same bits as extrapolate(). Only a counter window
+// whose zero point may come closer than the start edge (first value below twice the increase)
+// takes extrapolate's own path.
 function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolean {
   const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
   const resets = isCounter ? resetCounts(vs) : NO_RESETS;
+  const hasResets = resets.length > 0;
   const len = ts.length;
   let lo = 0;
   let hi = 0;
   let any = false;
+  // The layout the cached factor was computed for (NaN: none yet).
+  let toStartMs = NaN;
+  let toEndMs = NaN;
+  let sampledMs = NaN;
+  let gaps = -1;
+  let toStart = 0;
+  let factor = 0;
   for (let i = 0; i < n; i++) {
     const end = end0 + i * step;
     const start = end - rangeMs;
     while (hi < len && ts[hi]! <= end) hi++;
     while (lo < hi && ts[lo]! <= start - edgeMs) lo++;
     if (hi - lo < 2) continue;
-    values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, resets, isCounter, isRate);
+    const last = hi - 1;
+    const first = vs[lo]!;
+    const result = vs[last]! - first;
+    if (hasResets && resets[last] !== resets[lo]) {
+      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, resets, isCounter, isRate);
+    } else if (isCounter && result > 0 && first >= 0 && !(first >= 2 * result)) {
+      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, resets, isCounter, isRate);
+    } else {
+      const a = ts[lo]! - start;
+      const b = end - ts[last]!;
+      const c = ts[last]! - ts[lo]!;
+      if (a !== toStartMs || b !== toEndMs || c !== sampledMs || hi - lo - 1 !== gaps) {
+        toStartMs = a;
+        toEndMs = b;
+        sampledMs = c;
+        gaps = hi - lo - 1;
+        // extrapolate's operations, in its order (see there).
+        toStart = a / 1000;
+        let toEnd = b / 1000;
+        const sampled = c / 1000;
+        const avgGap = sampled / gaps;
+        const threshold = avgGap * 1.1;
+        if (toStart >= threshold) toStart = avgGap / 2;
+        if (toEnd >= threshold) toEnd = avgGap / 2;
+        factor = (sampled + toStart + toEnd) / sampled;
+        if (isRate) factor /= rangeMs / 1000;
+      }
+      values[i] = result * factor;
+    }
     present[i] = 1;
     any = true;
   }

@@ -159,6 +159,36 @@ describe('sweep', () => {
       }));
     });
   }
+  // Regular scrapes on a step-aligned grid (sweepRate reuses one extrapolation factor across
+  // windows of the same layout), counters starting near zero (the zero-point cut applies) or far
+  // from it, with resets and the odd missed or late scrape.
+  const regular = fc.record({
+    interval: fc.constantFrom(15_000, 30_000, 60_000), n: fc.integer({ min: 0, max: 80 }), base: fc.constantFrom(0, 0.5, 3, 1e6),
+    incs: fc.array(fc.double({ min: -5, max: 50, noNaN: true }), { minLength: 80, maxLength: 80 }),
+    skip: fc.array(fc.nat(79), { maxLength: 3 }), late: fc.array(fc.nat(79), { maxLength: 3 }),
+  }).map(({ interval, n, base, incs, skip, late }) => {
+    const ts: number[] = [];
+    const vs: number[] = [];
+    let v = base;
+    for (let i = 0; i < n; i++) {
+      v = incs[i]! < 0 ? -incs[i]! : v + incs[i]!;
+      if (skip.includes(i)) continue;
+      ts.push(i * interval + (late.includes(i) ? 1_000 : 0));
+      vs.push(v);
+    }
+    return { ts: Float64Array.from(ts), vs: Float64Array.from(vs) };
+  });
+  const aligned = fc.record({
+    end0: fc.integer({ min: -2, max: 20 }).map((s) => s * 60_000), step: fc.constantFrom(15_000, 60_000),
+    n: fc.integer({ min: 1, max: 90 }), rangeMs: fc.constantFrom(60_000, 120_000, 300_000), edgeMs: fc.constantFrom(0, 1),
+  });
+  for (const name of ['rate', 'increase', 'delta']) {
+    it(`${name} gives compute's results on regular scrapes`, () => {
+      fc.assert(fc.property(regular, aligned, (s, g) => {
+        expect(bySweep(name, s, g)).toEqual(byCompute(name, s, g));
+      }));
+    });
+  }
 });
 
 describe('extrapolated rates', () => {

@@ -169,7 +169,7 @@ describe('sweep', () => {
   }).map(({ interval, n, base, incs, skip, late }) => {
     const ts: number[] = [];
     const vs: number[] = [];
-    let v = base;
+    let v: number = base;
     for (let i = 0; i < n; i++) {
       v = incs[i]! < 0 ? -incs[i]! : v + incs[i]!;
       if (skip.includes(i)) continue;

@@ -46,14 +46,16 @@ export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: Qu
  * may be views of buffers the search reuses: SearchQuery.borrow). The data of an identical fetch
  * already made in this query is served from that fetch instead.
  */
-export async function* streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): AsyncGenerator<RawSeries> {
+export function streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): AsyncIterable<RawSeries> {
   const sets = selectorMatcherSets(sel, st);
   const shared = st.fetchCache.get(fetchKey(sets, minT, maxT));
-  if (shared !== undefined) {
-    yield* await shared;
-    return;
-  }
-  yield* searchRaw(sets, minT, maxT, st, true);
+  // The search itself is returned, not wrapped in another generator: every generator layer costs
+  // each series a few promise turns.
+  return shared === undefined ? searchRaw(sets, minT, maxT, st, true) : sharedSeries(shared);
+}
+
+async function* sharedSeries(p: Promise<RawSeries[]>): AsyncGenerator<RawSeries> {
+  yield* await p;
 }
 
 async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
@@ -90,8 +92,13 @@ async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st
 /** withoutStale drops staleness markers: range vectors never contain them (Prometheus). */
 export function withoutStale(s: RawSeries): RawSeries {
   const vs = s.values;
+  // Every stored sample passes here: look for NaN first (one compare), and only then for the
+  // staleness marker's bits.
   let stale = 0;
-  for (let i = 0; i < vs.length; i++) if (isStaleNaN(vs[i]!)) stale++;
+  for (let i = 0; i < vs.length; i++) {
+    const v = vs[i]!;
+    if (v !== v && isStaleNaN(v)) stale++;
+  }
   if (stale === 0) return s;
   const ts = new Float64Array(vs.length - stale);
   const out = new Float64Array(vs.length - stale);

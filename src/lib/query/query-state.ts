@@ -147,12 +147,18 @@ export class QueryState {
   /**
    * yieldAfter counts work (points computed) and, every YIELD_WORK points, gives the event loop a
    * turn and then throws if the query was aborted. Long evaluations thus let other requests,
-   * timers (the query deadline) and client disconnects through.
+   * timers (the query deadline) and client disconnects through. Returns undefined when no turn is
+   * due, so that a loop over series awaits only when it must (`const y = st.yieldAfter(n); if (y)
+   * await y;`): an await per series costs a promise turn even on a value that is not a promise.
    */
-  async yieldAfter(points: number): Promise<void> {
+  yieldAfter(points: number): Promise<void> | undefined {
     this.#work += points;
-    if (this.#work < YIELD_WORK) return;
+    if (this.#work < YIELD_WORK) return undefined;
     this.#work = 0;
+    return this.#nextTurn();
+  }
+
+  async #nextTurn(): Promise<void> {
     await nextTurn();
     this.signal.throwIfAborted();
   }

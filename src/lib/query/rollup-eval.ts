@@ -6,6 +6,7 @@ import { FUNCTIONS } from '../promql/index.ts';
 import { QueryError } from './errors.ts';
 import { fromRecord, setLabel } from './labels.ts';
 import type { QueryState } from './query-state.ts';
+import { withoutStale } from './fetch.ts';
 import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
 import { rollupSource, type RollupSource } from './rollup-source.ts';
 import type { RollupFunction, RollupWindow } from './rollup-window.ts';
@@ -44,8 +45,10 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   const out: Series[] = [];
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
   let k = 0;
-  for await (const r of src.series) {
-    await st.yieldAfter(grid.n + r.timestamps.length);
+  for await (const stored of src.series) {
+    const r = src.stale ? withoutStale(stored) : stored;
+    const turn = st.yieldAfter(grid.n + r.timestamps.length);
+    if (turn !== undefined) await turn;
     const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
     k++;
     for (const variant of variants) {
@@ -130,7 +133,8 @@ function runWindows(
 // absentOverTime: 1 at the steps where no series had a sample in its window.
 async function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Promise<Value> {
   const covered = new Uint8Array(grid.n);
-  for await (const r of src.series) {
+  for await (const stored of src.series) {
+    const r = src.stale ? withoutStale(stored) : stored;
     let lo = 0;
     let hi = 0;
     const ts = r.timestamps;

@@ -17,6 +17,12 @@ import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
 export interface RollupSource {
   /** series: a list, or (range selectors) a stream to be read once, series by series. */
   readonly series: readonly RawSeries[] | AsyncIterable<RawSeries>;
+  /**
+   * stale: the series are stored data that may hold staleness markers, which the reader drops
+   * (fetch.ts withoutStale) as it reads each series: a filtering generator in between would cost
+   * every series a few promise turns.
+   */
+  readonly stale: boolean;
   readonly rangeMs: number;
   readonly windows: Grid;
   readonly fixed: boolean;
@@ -42,12 +48,8 @@ async function matrixSource(m: MatrixSelector, grid: Grid, st: QueryState): Prom
   const lb = st.opts.lookbackDeltaMs;
   const before = sel.extended === null ? 0 : lb;
   const after = sel.extended === 'smoothed' ? lb : 0;
-  const series = windows.n === 0 ? [] : withoutStaleEach(streamRaw(sel, windows.start - rangeMs - before - st.opts.edgeMs + 1, gridEnd(windows) + after, st));
-  return { series, rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
-}
-
-async function* withoutStaleEach(raw: AsyncIterable<RawSeries>): AsyncGenerator<RawSeries> {
-  for await (const r of raw) yield withoutStale(r);
+  const series = windows.n === 0 ? [] : streamRaw(sel, windows.start - rangeMs - before - st.opts.edgeMs + 1, gridEnd(windows) + after, st);
+  return { series, stale: true, rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
 }
 
 /** checkSteps enforces -search.maxPointsPerTimeseries on an evaluation grid. */
@@ -112,7 +114,7 @@ async function subquerySource(e: SubqueryExpr, grid: Grid, st: QueryState): Prom
   const off = e.offset === null ? 0 : st.durationMs(e.offset);
   const windows = shiftedGrid(grid, off, e.at, st);
   const series = await evalSubqueryRaw(e, windows, rangeMs, st);
-  return { series, rangeMs, windows, fixed: e.at !== null, selector: null, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
+  return { series, stale: false, rangeMs, windows, fixed: e.at !== null, selector: null, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
 }
 
 // implicitSource: MetricsQL `rate(m)`. The window is max(step, 2 × the series' sample interval),
@@ -124,7 +126,7 @@ async function implicitSource(sel: VectorSelector, grid: Grid, st: QueryState): 
   const windows = shiftedGrid(grid, off, sel.at, st);
   const raw = windows.n === 0 ? [] : (await fetchRaw(sel, windows.start - cap + 1, gridEnd(windows), st)).map(withoutStale);
   const perSeriesRange = Float64Array.from(raw, (r) => Math.min(cap, Math.max(step, 2 * medianInterval(r.timestamps))));
-  return { series: raw, rangeMs: step, windows, fixed: sel.at !== null, perSeriesRange, selector: sel, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
+  return { series: raw, stale: false, rangeMs: step, windows, fixed: sel.at !== null, perSeriesRange, selector: sel, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
 }
 
 function medianInterval(ts: Float64Array): number {

@@ -58,7 +58,8 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
   const out: Series[] = [];
   const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
   for await (const r of raw) {
-    await st.yieldAfter(g.n + r.timestamps.length);
+    const turn = st.yieldAfter(g.n + r.timestamps.length);
+    if (turn !== undefined) await turn;
     const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, selectLb, wantTimestamps, reuse);
     if (s === null) continue;
     if (sink !== undefined) sink(broadcast(s, grid.n));

@@ -35,23 +35,44 @@ function bucketGroups(series: readonly Series[]): HistogramGroup[] {
   return [...groups.values()];
 }
 
-/** perGroup computes one value per group and step from the group's buckets at that step. */
-function perGroup(c: TransformCall, series: readonly Series[], f: (buckets: Bucket[], step: number) => number, labelsOf = (ls: Labels, _step: number): Labels => ls): Series[] {
+/**
+ * perGroup computes one value per group and step from the group's buckets at that step. The
+ * members are put in bucket order once per group (a stable sort, as bucketQuantile's own, so
+ * each step's buckets come in the order it would give them) and their Bucket objects are
+ * refilled at every step; without labelsOf a group has one output series.
+ */
+function perGroup(c: TransformCall, series: readonly Series[], f: (buckets: Bucket[], step: number) => number, labelsOf?: (ls: Labels, step: number) => Labels): Series[] {
   const n = c.grid.n;
   const out: Series[] = [];
   for (const g of bucketGroups(series)) {
+    const members = g.members.slice().sort((a, b) => a.le - b.le);
+    const slots: Bucket[] = members.map((m) => ({ upperBound: m.le, count: 0 }));
+    const buckets: Bucket[] = [];
     const byLabels = new Map<string, Series>();
+    let single: Series | undefined;
     for (let i = 0; i < n; i++) {
-      const buckets: Bucket[] = [];
-      for (const m of g.members) if (m.s.present[i] === 1) buckets.push({ upperBound: m.le, count: m.s.values[i]! });
+      buckets.length = 0;
+      for (let k = 0; k < members.length; k++) {
+        const s = members[k]!.s;
+        if (s.present[i] !== 1) continue;
+        const b = slots[k]!;
+        b.count = s.values[i]!;
+        buckets.push(b);
+      }
       if (buckets.length === 0) continue;
-      const labels = labelsOf(g.labels, i);
-      const key = labelsKey(labels);
-      let s = byLabels.get(key);
-      if (s === undefined) byLabels.set(key, (s = newSeries(labels, n, true)));
+      let s: Series | undefined;
+      if (labelsOf === undefined) {
+        s = single ??= newSeries(g.labels, n, true);
+      } else {
+        const labels = labelsOf(g.labels, i);
+        const key = labelsKey(labels);
+        s = byLabels.get(key);
+        if (s === undefined) byLabels.set(key, (s = newSeries(labels, n, true)));
+      }
       s.values[i] = f(buckets, i);
       s.present[i] = 1;
     }
+    if (single !== undefined) out.push(single);
     out.push(...byLabels.values());
   }
   return mergeSameLabels(out);

@@ -21,20 +21,20 @@ const NO_RESETS = new Float64Array(0);
 
 /**
  * extrapolate implements rate/increase/delta over the samples [lo, hi) (at least two) of a
- * window (start, end]: the change, corrected for counter resets (`resets` from resetCounts,
- * empty when the series never resets), extrapolated towards the window edges
+ * window (start, end]: the change, corrected for counter resets (`reset`: the window holds a
+ * drop and the series is a counter), extrapolated towards the window edges
  * when samples come close to them.
  */
 function extrapolate(
   ts: Float64Array, vs: Float64Array, lo: number, hi: number, start: number, end: number, rangeMs: number,
-  resets: Float64Array, isCounter: boolean, isRate: boolean,
+  reset: boolean, isCounter: boolean, isRate: boolean,
 ): number {
   // The float operations follow Prometheus' order exactly (seconds, then the factor): results
   // must match bit for bit, since histogram_quantile turns a last-bit difference in a bucket
   // rate into another bucket when a rank falls on a bucket boundary.
   const last = hi - 1;
   let result = vs[last]! - vs[lo]!;
-  if (isCounter && resets.length > 0 && resets[last] !== resets[lo]) {
+  if (reset) {
     // Add the value before each reset in sample order, as Prometheus does (bit-identical sums).
     let prev = vs[lo]!;
     for (let i = lo + 1; i <= last; i++) {
@@ -62,10 +62,14 @@ function extrapolate(
 
 function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean): number {
   const resets = isCounter ? (w.scratch ?? (w.scratch = resetCounts(w.vs))) : NO_RESETS;
-  return extrapolate(w.ts, w.vs, w.lo, w.hi, w.start, w.end, w.rangeMs, resets, isCounter, isRate);
+  const reset = isCounter && resets.length > 0 && resets[w.hi - 1] !== resets[w.lo];
+  return extrapolate(w.ts, w.vs, w.lo, w.hi, w.start, w.end, w.rangeMs, reset, isCounter, isRate);
 }
 
 // sweepRate is extrapolatedRate over every window of a series (see RollupFunction.sweep).
+// Counter resets are noticed as the window's end passes each sample (lastDrop: the newest index
+// j with vs[j] < vs[j-1]), instead of a resetCounts pass over the series first: a window holds
+// a reset exactly when lastDrop > lo.
 //
 // The extrapolation factor depends only on where the window's first and last samples sit
 // (their distances to the window edges and to each other) and on how many samples it holds.
@@ -76,9 +80,8 @@ function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean):
 // takes extrapolate's own path.
 function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolean {
   const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
-  const resets = isCounter ? resetCounts(vs) : NO_RESETS;
-  const hasResets = resets.length > 0;
   const len = ts.length;
+  let lastDrop = -1;
   let lo = 0;
   let hi = 0;
   let any = false;
@@ -92,16 +95,19 @@ function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolea
   for (let i = 0; i < n; i++) {
     const end = end0 + i * step;
     const start = end - rangeMs;
-    while (hi < len && ts[hi]! <= end) hi++;
+    while (hi < len && ts[hi]! <= end) {
+      if (hi > 0 && vs[hi]! < vs[hi - 1]!) lastDrop = hi;
+      hi++;
+    }
     while (lo < hi && ts[lo]! <= start - edgeMs) lo++;
     if (hi - lo < 2) continue;
     const last = hi - 1;
     const first = vs[lo]!;
     const result = vs[last]! - first;
-    if (hasResets && resets[last] !== resets[lo]) {
-      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, resets, isCounter, isRate);
+    if (isCounter && lastDrop > lo) {
+      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, true, isCounter, isRate);
     } else if (isCounter && result > 0 && first >= 0 && !(first >= 2 * result)) {
-      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, resets, isCounter, isRate);
+      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, false, isCounter, isRate);
     } else {
       const a = ts[lo]! - start;
       const b = end - ts[last]!;

@@ -23,6 +23,7 @@ const { counterFunc, gauge } = await import('../lib/metrics/index.ts');
 const { join } = await import('node:path');
 const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
 const { openStorage } = await import('../lib/storage/index.ts');
+const { queryOffloadFromFlags } = await import('../lib/querypool/index.ts');
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
 type Storage = import('../lib/storage/index.ts').Storage;
 type VmalertProxy = import('../app/select/index.ts').VmalertProxy;
@@ -41,6 +42,7 @@ try {
 registerStorageMetrics(() => storage.stats());
 
 const limits = selectLimitsFromFlags();
+const rollupOffload = queryOffloadFromFlags(rt.memoryBudget);
 const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));
@@ -76,6 +78,7 @@ rt.server.register(async (app) => registerSelectRoutes(app, {
   limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
   logger: log.child({ component: 'select' }),
   queryStats: queryStatsFromFlags(), metadata, ...(vmalert === undefined ? {} : { vmalert }),
+  ...(rollupOffload === undefined ? {} : { rollupOffload }),
 }));
 rt.server.register(async (app) => registerStorageRoutes(app, storage, storageAuthKeys));
 

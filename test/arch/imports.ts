@@ -104,6 +104,9 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // The query engine sees storage only through the contract.
   'src/lib/query': lib('errors', 'promql', 'regexp', 'storageapi'),
   'src/lib/storage': lib('bytes', 'errors', 'storageapi'),
+  // Query work on worker threads: the engine's rollup loop (query) over blocks as stored, decoded
+  // with the engine's block decoder (storage/series-blocks.ts), the unit a storage node can run too.
+  'src/lib/querypool': lib('flags', 'memory', 'metrics', 'query', 'storage', 'storageapi'),
   // FLAGGED storagerpc → storage: for the KeyedRows type, which pulls engine internals into the
   // cluster's insert/select clients, and for series-blocks.ts, the select payload of part blocks as
   // stored, which the select node decodes with the engine's own block decoder (one decoder); the
@@ -150,6 +153,8 @@ export const TEST_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/storagerpc': lib('query'),
   // MemorySearcher stands in for the storage nodes behind the cluster router's tests.
   'src/app/insert': lib('query'),
+  // The differential test calls every rollup function with the arguments its signature requires.
+  'src/lib/querypool': lib('promql'),
   // rbac.test.ts holds the RBAC rules to what the manager watches and reconcile writes.
   operator: op('controller', 'k8s', 'reconcile'),
 };

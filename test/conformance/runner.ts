@@ -3,7 +3,7 @@
 // range-mode re-check of instant evals at [t-1m, t+1m] step 1m).
 
 import { ParseError } from '../../src/lib/promql/index.ts';
-import { instant, MemorySearcher, QueryError, range, type QueryOptions, type QueryResult } from '../../src/lib/query/index.ts';
+import { instant, MemorySearcher, QueryError, range, type QueryOptions, type QueryResult, type RollupOffload } from '../../src/lib/query/index.ts';
 import { LimitExceededError, STALE_NAN, type Labels, type Searcher, type Tenant } from '../../src/lib/storageapi/index.ts';
 import { compareInstant, compareRange, type Mismatch } from './compare.ts';
 import { parseScript, type EvalCommand, type LoadCommand } from './script.ts';
@@ -44,6 +44,8 @@ export interface ScriptStore {
  */
 export interface RunOptions {
   readonly closedWindows?: boolean;
+  /** rollupOffload evaluates rollups with it (the query worker pool) instead of in the engine's loop. */
+  readonly rollupOffload?: RollupOffload;
   readonly store?: () => ScriptStore;
 }
 
@@ -59,7 +61,7 @@ class FileState {
   startTimestamps = false;
 
   constructor(run: RunOptions) {
-    this.options = { ...OPTIONS, closedWindows: run.closedWindows === true };
+    this.options = { ...OPTIONS, closedWindows: run.closedWindows === true, rollupOffload: run.rollupOffload };
     this.store = (run.store ?? memoryStore)();
   }
 

@@ -1,6 +1,7 @@
 import { type FastifyRequest } from 'fastify';
 import { type Logger } from '../../lib/logger/index.ts';
 import { type MetadataReader } from '../../lib/metadata/index.ts';
+import { type RollupOffload } from '../../lib/query/index.ts';
 import { type StorageApi, type Tenant } from '../../lib/storageapi/index.ts';
 import { type ConcurrencyLimiter } from './concurrency.ts';
 import { type SelectLimits } from './flags.ts';
@@ -27,6 +28,11 @@ export interface SelectDeps {
   readonly metadata?: MetadataReader;
   /** vmalert receives /api/v1/rules and /api/v1/alerts (-vmalert.proxyURL); absent, they are empty lists. */
   readonly vmalert?: VmalertProxy;
+  /**
+   * rollupOffload evaluates the rollups of range selectors on worker threads (-search.queryWorkers);
+   * absent, queries run on the event loop only.
+   */
+  readonly rollupOffload?: RollupOffload;
   /**
    * scope, when set (the cluster select), gives each request its own tenant and storage: the
    * tenant from the URL, and a storage that records whether an answer lacked storage nodes

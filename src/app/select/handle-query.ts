@@ -58,6 +58,7 @@ function queryOptions(c: ReadContext, filters: ExtraFilters): QueryOptions {
     extraFilterSets: filters.alternatives,
     now: () => c.now,
     signal: c.signal,
+    rollupOffload: c.deps.rollupOffload,
   };
 }
 

@@ -2,7 +2,7 @@
 // distinct (matchers, time range) per query, limits and statistics.
 
 import type { VectorSelector } from '../promql/index.ts';
-import { isStaleNaN, LimitExceededError, type LabelMatcher } from '../storageapi/index.ts';
+import { isStaleNaN, LimitExceededError, type LabelMatcher, type SearchQuery } from '../storageapi/index.ts';
 import type { QueryState } from './query-state.ts';
 import type { RawSeries } from './types.ts';
 
@@ -68,24 +68,40 @@ async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: Q
 // borrow: see SearchQuery.borrow.
 async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): AsyncGenerator<RawSeries> {
   if (maxT < minT) return;
-  const q = {
-    tenant: st.opts.tenant,
-    matcherSets: sets,
-    timeRange: { minTimestamp: minT, maxTimestamp: maxT },
-    maxSeries: st.opts.maxSeries,
-    borrow,
-  };
-  for await (const s of st.searcher.searchSeries(q, st.signal)) {
-    st.stats.seriesFetched++;
-    st.stats.samplesFetched += s.timestamps.length;
-    const max = st.opts.maxSamples;
-    if (max > 0 && st.stats.samplesFetched > max) {
-      throw new LimitExceededError(
-        `the query loads more than ${max} samples; narrow the time range or the selectors, or raise -search.maxSamplesPerQuery`,
-        '-search.maxSamplesPerQuery', max,
-      );
-    }
+  for await (const s of st.searcher.searchSeries(searchQuery(sets, minT, maxT, st, borrow), st.signal)) {
+    countFetched(s.timestamps.length, st);
     yield { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false };
+  }
+}
+
+function searchQuery(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): SearchQuery {
+  return { tenant: st.opts.tenant, matcherSets: sets, timeRange: { minTimestamp: minT, maxTimestamp: maxT }, maxSeries: st.opts.maxSeries, borrow };
+}
+
+/**
+ * offloadSearch is the storage search streamRaw would run for sel over [minT, maxT], for a
+ * rollup evaluated elsewhere (RollupOffload); undefined when the query already fetched the same
+ * data (streamRaw then serves it from that fetch) or the range is empty.
+ */
+export function offloadSearch(sel: VectorSelector, minT: number, maxT: number, st: QueryState): SearchQuery | undefined {
+  const sets = selectorMatcherSets(sel, st);
+  if (maxT < minT || st.fetchCache.has(fetchKey(sets, minT, maxT))) return undefined;
+  return searchQuery(sets, minT, maxT, st, false);
+}
+
+/**
+ * countFetched records one fetched series of `samples` samples in the query's statistics and
+ * enforces -search.maxSamplesPerQuery.
+ */
+export function countFetched(samples: number, st: QueryState): void {
+  st.stats.seriesFetched++;
+  st.stats.samplesFetched += samples;
+  const max = st.opts.maxSamples;
+  if (max > 0 && st.stats.samplesFetched > max) {
+    throw new LimitExceededError(
+      `the query loads more than ${max} samples; narrow the time range or the selectors, or raise -search.maxSamplesPerQuery`,
+      '-search.maxSamplesPerQuery', max,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { evalDuration, selectorsOf } from '../promql/index.ts';
 import { DEFAULT_TENANT, type LabelMatcher, type Searcher, type Tenant } from '../storageapi/index.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { QueryError } from './errors.ts';
+import type { RollupOffload } from './rollup-offload.ts';
 import type { Grid, RawSeries, Value } from './types.ts';
 
 /** QueryOptions configure the evaluator; every limit of 0 means "no limit". */
@@ -41,6 +42,11 @@ export interface QueryOptions {
   readonly now: () => number;
   /** signal aborts the evaluation promptly (rejects with the signal's reason). */
   readonly signal?: AbortSignal;
+  /**
+   * rollupOffload, when set, evaluates rollups over range selectors (`rate(m[5m])`) elsewhere,
+   * e.g. on worker threads (src/lib/querypool), with the same results.
+   */
+  readonly rollupOffload?: RollupOffload | undefined;
 }
 
 export interface ResolvedOptions {
@@ -55,6 +61,7 @@ export interface ResolvedOptions {
   readonly tenant: Tenant;
   readonly extraMatchers: readonly LabelMatcher[];
   readonly extraFilterSets: readonly (readonly LabelMatcher[])[];
+  readonly rollupOffload: RollupOffload | undefined;
 }
 
 export function resolveOptions(o: QueryOptions): ResolvedOptions {
@@ -69,6 +76,7 @@ export function resolveOptions(o: QueryOptions): ResolvedOptions {
     tenant: o.tenant ?? DEFAULT_TENANT,
     extraMatchers: o.extraMatchers ?? [],
     extraFilterSets: o.extraFilterSets ?? [],
+    rollupOffload: o.rollupOffload,
   };
 }
 

@@ -6,11 +6,14 @@ import { FUNCTIONS } from '../promql/index.ts';
 import { QueryError } from './errors.ts';
 import { fromRecord, setLabel } from './labels.ts';
 import type { QueryState } from './query-state.ts';
-import { withoutStale } from './fetch.ts';
 import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
+import { countFetched, offloadSearch, withoutStale } from './fetch.ts';
+import type { RollupBatch } from './rollup-offload.ts';
+import { runWindows, type RollupSpec } from './rollup-run.ts';
 import { rollupSource, type RollupSource } from './rollup-source.ts';
-import type { RollupFunction, RollupWindow } from './rollup-window.ts';
-import type { Grid, RawSeries, Series, Value } from './types.ts';
+import type { RollupFunction } from './rollup-window.ts';
+import type { Grid, Series, Value } from './types.ts';
+import type { Labels } from '../storageapi/index.ts';
 
 /**
  * evalRollupCall evaluates a call of a function over a range vector. With a sink, each output
@@ -42,7 +45,19 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
     throw new QueryError(`${src.extended} modifier can only be used with: ${allowed.join(', ')} - not with ${call.func}`);
   }
   const variants = pickVariants(fn, strParams, call.func);
+  const spec: RollupSpec = {
+    func: call.func, variants, params, strParams, rangeMs: src.rangeMs, windows: src.windows, fixed: src.fixed, grid,
+    extended: src.extended, lookbackMs: src.lookbackMs, edgeMs: st.opts.edgeMs, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
+  };
+  const dropName = !fn.keepName && !call.keepMetricNames;
   const out: Series[] = [];
+  const emit = sink ?? ((s: Series) => out.push(s));
+  const offload = st.opts.rollupOffload;
+  const search = offload === undefined || src.fetch === undefined ? undefined : offloadSearch(src.fetch.sel, src.fetch.minT, src.fetch.maxT, st);
+  if (offload !== undefined && search !== undefined) {
+    for await (const b of offload.rollup(st.searcher, search, spec, st.signal)) emitBatch(b, fn, spec, dropName, st, emit);
+    return { type: 'vector', series: out };
+  }
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
   let k = 0;
   for await (const stored of src.series) {
@@ -52,17 +67,35 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
     const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
     k++;
     for (const variant of variants) {
-      const s = runWindows(fn, r, src, rangeMs, grid, params, strParams, variant, st, reuse);
-      if (s === null) continue;
-      const name = fn.variants?.[variant];
-      const labels = name === undefined ? r.labels : setLabel(r.labels, fn.variantLabel ?? 'rollup', name);
-      const dropName = r.dropName || (!fn.keepName && !call.keepMetricNames);
-      const series = { labels, values: s.values, present: s.present, dropName };
-      if (sink !== undefined) sink(series);
-      else out.push(series);
+      const s = reuse ?? { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
+      if (!runWindows(fn, r.timestamps, r.values, spec, rangeMs, variant, s)) continue;
+      emit({ labels: variantLabels(fn, r.labels, variant), values: s.values, present: s.present, dropName: r.dropName || dropName });
     }
   }
   return { type: 'vector', series: out };
+}
+
+function variantLabels(fn: RollupFunction, labels: Labels, variant: number): Labels {
+  const name = fn.variants?.[variant];
+  return name === undefined ? labels : setLabel(labels, fn.variantLabel ?? 'rollup', name);
+}
+
+// emitBatch hands on the series of an offloaded batch as the loop above would have: it counts
+// what each series fetched (and enforces the samples limit) at the same point of the series order.
+function emitBatch(b: RollupBatch, fn: RollupFunction, spec: RollupSpec, dropName: boolean, st: QueryState, emit: (s: Series) => void): void {
+  const n = spec.grid.n;
+  const nv = spec.variants.length;
+  for (let i = 0; i < b.labels.length; i++) {
+    if (b.samples[i] === 0) continue;
+    countFetched(b.samples[i]!, st);
+    for (let v = 0; v < nv; v++) {
+      const at = i * nv + v;
+      if (b.any[at] !== 1) continue;
+      const values = b.values.subarray(at * n, (at + 1) * n);
+      const present = b.present.subarray(at * n, (at + 1) * n);
+      emit({ labels: variantLabels(fn, b.labels[i]!, spec.variants[v]!), values, present, dropName });
+    }
+  }
 }
 
 function pickVariants(fn: RollupFunction, strParams: string[], func: string): number[] {
@@ -72,62 +105,6 @@ function pickVariants(fn: RollupFunction, strParams: string[], func: string): nu
   const i = fn.variants.indexOf(want);
   if (i < 0) throw new QueryError(`unknown ${func}() variant "${want}"; want one of ${fn.variants.join(', ')}`);
   return [i];
-}
-
-function runWindows(
-  fn: RollupFunction, r: RawSeries, src: RollupSource, rangeMs: number, grid: Grid,
-  params: Float64Array[], strParams: string[], variant: number, st: QueryState,
-  reuse?: { values: Float64Array; present: Uint8Array },
-): { values: Float64Array; present: Uint8Array } | null {
-  const n = grid.n;
-  const values = reuse?.values ?? new Float64Array(n);
-  const present = reuse?.present.fill(0) ?? new Uint8Array(n);
-  const ts = r.timestamps;
-  const len = ts.length;
-  const nParams = params.length;
-  const ext = src.extended === null ? undefined : fn.extended;
-  if (fn.sweep !== undefined && ext === undefined && nParams === 0 && fn.variants === undefined) {
-    const sweep = { ts, vs: r.values, end0: src.windows.start, step: src.fixed ? 0 : src.windows.step, n, rangeMs, edgeMs: st.opts.edgeMs, values, present };
-    return fn.sweep(sweep) ? { values, present } : null;
-  }
-  const w: RollupWindow = {
-    ts, vs: r.values, lo: 0, hi: 0, start: 0, end: 0, rangeMs, evalTime: 0,
-    params: new Array<number>(nParams).fill(NaN), strParams, stepMs: st.isInstant ? st.opts.instantStepMs : st.queryStep,
-    scratch: null,
-  };
-  const smoothed = src.extended === 'smoothed';
-  const compute = ext === undefined ? fn.compute : (win: RollupWindow) => ext.compute(win, smoothed);
-  const minSamples = ext === undefined ? fn.minSamples : 1;
-  // Anchored and smoothed windows reach one lookback before the range (and after, smoothed).
-  // Closed windows (Prometheus 2) also take the sample on the left edge: edgeMs is then 1.
-  const before = (ext === undefined ? 0 : src.lookbackMs) + st.opts.edgeMs;
-  const after = smoothed ? src.lookbackMs : 0;
-  const wStart = src.windows.start;
-  const wStep = src.fixed ? 0 : src.windows.step;
-  const gStart = grid.start;
-  const gStep = grid.step;
-  let lo = 0;
-  let hi = 0;
-  let any = false;
-  for (let i = 0; i < n; i++) {
-    const end = wStart + i * wStep;
-    const start = end - rangeMs;
-    while (hi < len && ts[hi]! <= end + after) hi++;
-    while (lo < hi && ts[lo]! <= start - before) lo++;
-    if (hi - lo < minSamples) continue;
-    w.lo = lo;
-    w.hi = hi;
-    w.start = start;
-    w.end = end;
-    w.evalTime = gStart + i * gStep;
-    for (let p = 0; p < nParams; p++) w.params[p] = params[p]![i]!;
-    const v = compute(w, variant);
-    if (v === undefined) continue;
-    values[i] = v;
-    present[i] = 1;
-    any = true;
-  }
-  return any ? { values, present } : null;
 }
 
 // absentOverTime: 1 at the steps where no series had a sample in its window.

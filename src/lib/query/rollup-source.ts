@@ -33,6 +33,11 @@ export interface RollupSource {
   /** extended: anchored/smoothed ranges also hold samples one lookback around the range. */
   readonly extended: 'anchored' | 'smoothed' | null;
   readonly lookbackMs: number;
+  /**
+   * fetch: for a range selector, the selector and the time range its series are searched in
+   * (what `series` streams), so that the search can be run where the rollup is evaluated.
+   */
+  readonly fetch?: { readonly sel: VectorSelector; readonly minT: number; readonly maxT: number };
 }
 
 function positiveRange(ms: number, what: string): number {
@@ -48,8 +53,12 @@ async function matrixSource(m: MatrixSelector, grid: Grid, st: QueryState): Prom
   const lb = st.opts.lookbackDeltaMs;
   const before = sel.extended === null ? 0 : lb;
   const after = sel.extended === 'smoothed' ? lb : 0;
-  const series = windows.n === 0 ? [] : streamRaw(sel, windows.start - rangeMs - before - st.opts.edgeMs + 1, gridEnd(windows) + after, st);
-  return { series, stale: true, rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb };
+  const minT = windows.start - rangeMs - before - st.opts.edgeMs + 1;
+  const maxT = gridEnd(windows) + after;
+  // streamRaw searches only once iterated: an offloaded rollup (RollupSource.fetch) never does.
+  const series = windows.n === 0 ? [] : streamRaw(sel, minT, maxT, st);
+  const fetch = windows.n === 0 ? undefined : { sel, minT, maxT };
+  return { series, stale: true, rangeMs, windows, fixed: sel.at !== null, selector: sel, extended: sel.extended, lookbackMs: lb, ...(fetch === undefined ? {} : { fetch }) };
 }
 
 /** checkSteps enforces -search.maxPointsPerTimeseries on an evaluation grid. */

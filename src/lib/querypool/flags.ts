@@ -1,0 +1,25 @@
+import { availableParallelism } from 'node:os';
+import { intFlag } from '../flags/index.ts';
+import { gauge } from '../metrics/index.ts';
+import type { MemoryBudget } from '../memory/index.ts';
+import { PoolRollupOffload } from './offload.ts';
+import { QueryPool } from './pool.ts';
+import { QUERY_WORKERS_SHARE, queryPoolSize } from './sizing.ts';
+
+// Off by default: on the 2-core bench machine the pool cost about twice the CPU per query (see
+// docs/DECISIONS.md "Query workers") before the cost of a batch was worked on.
+const queryWorkers = intFlag('search.queryWorkers', 0, 'Worker threads that decode and evaluate the rollups of range selectors (rate(m[5m]), *_over_time, …) of queries over many series beside the event loop. 0: off, queries are evaluated on the event loop only; -1: one per CPU when there are two or more, fewer if 10% of the memory budget (-memory.allowedBytes / -memory.allowedPercent) cannot hold 48MiB each');
+
+/**
+ * queryOffloadFromFlags builds the rollup offload of -search.queryWorkers (after flag parsing), or
+ * undefined when it is off. Workers start on first use and exit after 10 s idle.
+ */
+export function queryOffloadFromFlags(budget: MemoryBudget): PoolRollupOffload | undefined {
+  const size = queryPoolSize({ requested: queryWorkers.value, cpus: availableParallelism(), budgetBytes: budget.allowedBytes * QUERY_WORKERS_SHARE });
+  if (size === 0) return undefined;
+  budget.share('queryWorkers', QUERY_WORKERS_SHARE);
+  const pool = new QueryPool({ size, maxQueued: 16 * size });
+  gauge('tsdb_query_workers', 'Query worker threads (-search.queryWorkers) running now; they start on demand and exit when idle', [], (g) => g.set(pool.running));
+  gauge('tsdb_query_workers_max', 'Query worker threads at most (-search.queryWorkers)', [], (g) => g.set(pool.size));
+  return new PoolRollupOffload(pool);
+}

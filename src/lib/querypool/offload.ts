@@ -1,0 +1,107 @@
+// The query engine's RollupOffload over a QueryPool: the event loop searches the selector's
+// series as stored blocks (a copy of their bytes, no decoding), cuts them into batches, and the
+// pool's workers decode and evaluate the batches while the loop searches on; results come back
+// in series order. A selection that fits in one batch is evaluated in-line with the same unit.
+
+import { formatLabels, type RollupBatch, type RollupOffload, type RollupSpec } from '../query/index.ts';
+import { plainSeriesBlocks, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
+import type { Labels, SearchQuery, Searcher } from '../storageapi/index.ts';
+import { BatchBuilder, BatchError, evalBatch, newDecoder, type BatchResult, type BlockBatch } from './batch.ts';
+import type { QueryPool } from './pool.ts';
+
+/**
+ * BATCH_WORK: the estimated work (BatchBuilder.work: stored bytes plus steps) of one batch, about
+ * 90 series of 1,440 samples evaluated over 1,440 steps, 15–25 ms of CPU in-line. Measured on the
+ * S workload (node_cpu_seconds_total, rate over 1,440 steps): a worker round trip added 0.3 ms to
+ * a one-series batch (0.8 ms in-line) and was lost in the noise from 4 series up, so a batch this
+ * size pays for its hop many times over while a query over a few hundred series still spreads
+ * over the workers. A selection below it is evaluated in-line (docs/DECISIONS.md, "Query workers").
+ */
+export const BATCH_WORK = 256 * 1024;
+
+/** OffloadOptions tune PoolRollupOffload (tests use small batches). */
+export interface OffloadOptions {
+  /** batchWork: see BATCH_WORK; 0 sends every series to the pool as its own batch. */
+  readonly batchWork?: number;
+  /** window: batches one query keeps in flight at most; default twice the pool size. */
+  readonly window?: number;
+}
+
+/** PoolRollupOffload evaluates the engine's rollups over range selectors on a QueryPool. */
+export class PoolRollupOffload implements RollupOffload {
+  readonly pool: QueryPool;
+  readonly #batchWork: number;
+  readonly #window: number;
+  readonly #dec = newDecoder();
+
+  constructor(pool: QueryPool, o: OffloadOptions = {}) {
+    this.pool = pool;
+    this.#batchWork = o.batchWork ?? BATCH_WORK;
+    this.#window = o.window ?? 2 * pool.size;
+  }
+
+  async *rollup(searcher: Searcher, search: SearchQuery, spec: RollupSpec, signal: AbortSignal): AsyncGenerator<RollupBatch> {
+    const builder = new BatchBuilder(spec);
+    const pending: Promise<RollupBatch>[] = [];
+    let pooled = false;
+    for await (const s of blocksOf(searcher, search, signal)) {
+      builder.add(s);
+      if (builder.work < this.#batchWork) continue;
+      pooled = true;
+      pending.push(this.#dispatch(builder.take(), spec, signal));
+      if (pending.length >= this.#window) yield await pending.shift()!;
+    }
+    if (builder.count > 0) {
+      if (pooled) pending.push(this.#dispatch(builder.take(), spec, signal));
+      else yield this.#inline(builder.take(), spec);
+    }
+    while (pending.length > 0) yield await pending.shift()!;
+  }
+
+  #dispatch(b: { labels: Labels[]; batch: BlockBatch }, spec: RollupSpec, signal: AbortSignal): Promise<RollupBatch> {
+    const p = this.pool.run(spec, b.batch, signal).then(
+      (r) => withLabels(b.labels, r),
+      (err: unknown) => {
+        throw named(err, spec, b.labels);
+      },
+    );
+    // Awaited in order by rollup(); one that fails while an earlier one is awaited (or after the
+    // query stopped reading) must not count as an unhandled rejection meanwhile.
+    p.catch(() => undefined);
+    return p;
+  }
+
+  #inline(b: { labels: Labels[]; batch: BlockBatch }, spec: RollupSpec): RollupBatch {
+    try {
+      return withLabels(b.labels, evalBatch(spec, b.batch, this.#dec));
+    } catch (err) {
+      throw named(err, spec, b.labels);
+    }
+  }
+}
+
+function withLabels(labels: Labels[], r: BatchResult): RollupBatch {
+  return { labels, samples: r.samples, values: r.values, present: r.present, any: r.any };
+}
+
+// named puts the series (by its labels) and the function into a batch's evaluation error.
+function named(err: unknown, spec: RollupSpec, labels: readonly Labels[]): Error {
+  if (!(err instanceof BatchError)) return err as Error;
+  const series = labels[err.series];
+  const what = series === undefined ? `a batch of ${labels.length} series` : `series ${formatLabels(series)}`;
+  return new Error(`cannot evaluate ${spec.func}() over ${what}: ${err.message}`, { cause: err });
+}
+
+/**
+ * blocksOf searches the series as stored blocks when the searcher can (the storage engine, a
+ * storage node), else wraps its decoded samples as plain rows (the same unit decodes both).
+ */
+function blocksOf(searcher: Searcher, search: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesBlocks> {
+  const blocks = searcher as Searcher & Partial<SeriesBlockSearcher>;
+  if (typeof blocks.searchSeriesBlocks === 'function') return blocks.searchSeriesBlocks(search, signal);
+  return plainBlocks(searcher, search, signal);
+}
+
+async function* plainBlocks(searcher: Searcher, search: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesBlocks> {
+  for await (const s of searcher.searchSeries(search, signal)) yield plainSeriesBlocks(s);
+}

@@ -1,25 +1,21 @@
 // authproxy: the credential-matching router and load balancer in front of Strata (SPEC B).
 
-// A proxy allocates a socket read buffer for every chunk it relays but few JS objects, so with
-// V8's default young generation (tens of MiB) those buffers outlive many requests and their
-// external memory keeps triggering full mark-compact collections. A 2 MiB semi-space scavenges
-// them within a few requests instead. GC helper threads only compete with the main thread when the
-// proxy is pinned to one core, so collection runs on the main thread. Together this about halves
-// the CPU per 1 MiB response. Each request's own objects still outlive the young generation under
-// load, so the old generation also gets a floor (old-generation-floor.ts): with V8's limit of ~1.5×
-// the live heap they started a full collection every few hundred ms. The process re-executes itself
-// once with these flags (same PID, so signals and supervisors are unaffected) unless a semi-space
-// size was given explicitly (docs/DECISIONS.md, "Auth proxy").
-import { availableParallelism } from 'node:os';
-import { oldGenerationFloorMiB } from '../app/authproxy/old-generation-floor.ts';
-import { systemMemoryBytes } from '../lib/memory/budget.ts';
+// Memory and GC: relayed bodies are socket read buffers, freed as soon as the client socket took
+// them (src/lib/httpproxy/read-buffers.ts), so what is left for V8 is each request's own objects,
+// which under load live as long as their response. A 4 MiB semi-space lets most of them die young
+// (2 MiB promoted the requests in flight at each scavenge), no allocation-site pretenuring keeps V8
+// from allocating them straight into the old generation once many survive (the old generation then
+// grew to several times the live heap before a full collection), and collection runs on the main
+// thread (GC helper threads only compete with a proxy pinned to one core). There is no
+// old-generation floor any more: it saved full collections that the read buffers' external memory
+// no longer causes, at up to 128 MiB of garbage per thread. The process re-executes itself once with
+// these flags (same PID, so signals and supervisors are unaffected) unless a semi-space size was
+// given explicitly (docs/DECISIONS.md, "Auth proxy": "V8 garbage collection").
 import { reexecTuned } from '../lib/process/reexec.ts';
 
-// Per thread, with the default -threads (one per CPU): an explicit -threads is not parsed yet.
-const oldFloor = oldGenerationFloorMiB(systemMemoryBytes(), availableParallelism());
 reexecTuned({
   keyFlag: '--max-semi-space-size',
-  nodeFlags: ['--max-semi-space-size=2', '--single-threaded-gc', ...(oldFloor === undefined ? [] : [`--initial-old-space-size=${oldFloor}`])],
+  nodeFlags: ['--max-semi-space-size=4', '--no-allocation-site-pretenuring', '--single-threaded-gc'],
   optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC',
 });
 

@@ -16,6 +16,8 @@ class FakeRes extends EventEmitter {
   status = 0;
   headers: string[] = [];
   writes: string[] = [];
+  /** callbacks of writes given one, oldest first (a test completes them). */
+  callbacks: Array<(err?: Error | null) => void> = [];
   corked = 0;
   ended = false;
   writeHead(status: number, headers: string[]) {
@@ -23,8 +25,9 @@ class FakeRes extends EventEmitter {
     this.headers = headers;
     this.headersSent = true;
   }
-  write(c: Buffer) {
+  write(c: Buffer, cb?: (err?: Error | null) => void) {
     this.writes.push(c.toString());
+    if (cb !== undefined) this.callbacks.push(cb);
     return true;
   }
   cork() {
@@ -86,6 +89,42 @@ describe('forward', () => {
     expect(controller.paused).toBe(true);
     res.emit('drain');
     expect(controller.paused).toBe(false);
+  });
+
+  it('frees each relayed socket read buffer once the client socket took all of it and the parser moved on', async () => {
+    const res = new FakeRes();
+    const { result, h, c } = drive(res);
+    h().onRequestStart(c, {});
+    h().onResponseStart(c, 200, {});
+    const a = new ArrayBuffer(64 * 1024);
+    const b = new ArrayBuffer(64 * 1024);
+    h().onResponseData(c, Buffer.from(a)); // over the window (100 bytes): written at once
+    h().onResponseData(c, Buffer.from(b, 0, 1000));
+    expect(res.callbacks.length).toBe(2);
+    res.callbacks.shift()!();
+    expect(a.detached).toBe(true);
+    h().onResponseData(c, Buffer.from(b, 1000, 1000)); // more of the same read, after a pause
+    res.callbacks.shift()!();
+    expect(b.detached).toBe(false); // the parser may still hold the rest of b
+    h().onResponseEnd(c, {});
+    expect(b.detached).toBe(false); // write 3 is still in the socket
+    res.emit('finish');
+    expect(b.detached).toBe(true);
+    expect(await result).toEqual({ kind: 'responded', status: 200, error: undefined });
+  });
+
+  it('leaves read buffers to the garbage collector when a write to the client fails', async () => {
+    const res = new FakeRes();
+    const { h, c } = drive(res);
+    h().onRequestStart(c, {});
+    h().onResponseStart(c, 200, {});
+    const a = new ArrayBuffer(64 * 1024);
+    const b = new ArrayBuffer(64 * 1024);
+    h().onResponseData(c, Buffer.from(a));
+    h().onResponseData(c, Buffer.from(b));
+    res.callbacks.shift()!(new Error('write EPIPE'));
+    res.callbacks.shift()!();
+    expect([a.detached, b.detached]).toEqual([false, false]);
   });
 
   it('reports a failure before the response as retryable and leaves the response untouched', async () => {

@@ -2,6 +2,7 @@ import { type ServerResponse } from 'node:http';
 import { type Readable } from 'node:stream';
 import { type Dispatcher } from 'undici';
 import { downstreamResponseHeaders } from './headers.ts';
+import { ReadBufferRelease } from './read-buffers.ts';
 import { BodyRelay } from './request-body.ts';
 
 /** ForwardRequest is one attempt to send a client's request to a backend. */
@@ -70,6 +71,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #flushScheduled = false;
   #paused = false;
   readonly #window: number;
+  readonly #buffers = new ReadBufferRelease();
 
   constructor(res: ServerResponse, resolve: Resolve, windowBytes: number, relay: BodyRelay | undefined) {
     this.#res = res;
@@ -98,15 +100,27 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #flush(): void {
     const res = this.#res;
     const pending = this.#pending;
+    // The last write's callback tells that the client socket took every chunk of this flush.
+    const done = this.#buffers.holds ? this.#writtenCallback(this.#buffers.wrote()) : undefined;
     if (pending.length === 1) {
-      res.write(pending[0]);
+      res.write(pending[0], done);
     } else {
       res.cork();
-      for (const c of pending) res.write(c);
+      const last = pending.length - 1;
+      for (let i = 0; i < last; i++) res.write(pending[i]);
+      res.write(pending[last], done);
       res.uncork();
     }
     this.#pending = [];
     this.#pendingBytes = 0;
+  }
+
+  #writtenCallback(seq: number): (err?: Error | null) => void {
+    const buffers = this.#buffers;
+    return (err) => {
+      if (err == null) buffers.written(seq);
+      else buffers.abandon();
+    };
   }
 
   #settle(r: ForwardResult): void {
@@ -135,6 +149,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#buffers.chunk(chunk);
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
     if (this.#pendingBytes >= FLUSH_BYTES || this.#pendingBytes >= this.#window) this.#flush();
@@ -153,6 +168,8 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const res = this.#res;
+    // 'finish': every chunk reached the client socket and the parser is done with this response.
+    if (this.#buffers.holds) res.once('finish', this.#buffers.ended);
     if (this.#pending.length === 1) res.end(this.#pending[0]);
     else {
       if (this.#pendingBytes > 0) this.#flush();
@@ -164,6 +181,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#buffers.abandon();
     this.#pending = [];
     this.#pendingBytes = 0;
     if (error instanceof ClientGoneError || this.#res.destroyed) {

@@ -143,7 +143,8 @@ function loadedDirs(): { strata: string; vm: string | undefined } {
   const done = join(prep, 'done');
   if (!existsSync(done) || (peer && !existsSync(vm))) {
     log(`loading ${a.series} series × ${a.points} points into ${prep} (once)`);
-    const tsdb = [process.execPath, ...launched.nodeFlags, tsdbPath, '-storageDataPath={data} -httpListenAddr={addr} -retentionPeriod=100y'].join(' ');
+    // -http.connTimeout=0 as bench/tsdb.ts: the kit's keep-alive connections must not be closed under it.
+    const tsdb = [process.execPath, ...launched.nodeFlags, tsdbPath, '-storageDataPath={data} -httpListenAddr={addr} -retentionPeriod=100y -http.connTimeout=0'].join(' ');
     const envPrefix = Object.entries(launched.env).map(([k, v]) => `${k}=${v}`).join(' ');
     const args = [join(a.kit, 'run.mjs'), '--server', `startupstrata=env ${envPrefix} ${tsdb}`,
       ...(peer ? ['--server', 'startupvm=victoria-metrics -storageDataPath={data} -httpListenAddr={addr} -retentionPeriod=100y'] : []),

@@ -90,7 +90,7 @@ describe('images/tsdb/Dockerfile', () => {
     const fill = all(final, 'RUN').find((r) => r.args.includes('STRATA_FLAGS_CHECK=1'));
     expect(fill, 'a RUN that fills the compile cache with a flags check of each binary').toBeDefined();
     expect(final.instructions.indexOf(fill!)).toBeGreaterThan(final.instructions.indexOf(envs.find((i) => i.args.includes('NODE_COMPILE_CACHE='))!));
-    for (const b of ['tsdb', 'tsdb-storage', 'tsdb-insert', 'tsdb-select']) expect(fill!.args).toContain(b);
+    for (const b of ['tsdb', 'tsdb-storage', 'tsdb-insert', 'tsdb-select']) expect(fill!.args).toContain(`node src/cmd/${b}.ts`);
   });
 });
 

@@ -6,17 +6,20 @@
 // and export rows/s, each with the peer's figure and the ratio, and the floors checked.
 //
 //   node bench/tsdb.ts [--series 10000] [--points 1440] [--repeat 3] [--formats prom,influx,jsonl,rw]
-//                      [--node-flags "--max-semi-space-size=4"] [--tsdb-flags "…"] [--no-peer]
+//                      [--node-flags "…"] [--tsdb-flags "…"] [--no-peer]
 //                      [--kit /work/shared/bench] [--work /tmp/tsdb-bench] [--start MS] [--out report.md]
 //
 // The Prometheus-text run also times the query set and a full export (as the kit does); the other
 // formats only load, flush and merge. tsdb gets -http.connTimeout=0 (see bench/RESULTS.md) and
-// -search.disableCache.
+// -search.disableCache, and starts as launchers start it (tunedLaunch: its Node flags, malloc
+// settings and compile cache given, so it does not re-execute itself); --node-flags replaces the flags.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { tunedLaunch } from '../src/lib/process/reexec.ts';
+import { TSDB_TUNING } from '../src/lib/process/tuning.ts';
 
 const repo = join(import.meta.dirname, '..');
 const { values: a } = parseArgs({
@@ -25,7 +28,7 @@ const { values: a } = parseArgs({
     points: { type: 'string', default: '1440' },
     repeat: { type: 'string', default: '3' },
     formats: { type: 'string', default: 'prom,influx,jsonl,rw' },
-    'node-flags': { type: 'string', default: '--max-semi-space-size=4' },
+    'node-flags': { type: 'string' },
     'tsdb-flags': { type: 'string', default: '' },
     'no-peer': { type: 'boolean', default: false },
     kit: { type: 'string', default: process.env.STRATA_BENCH_KIT ?? join(repo, '..', 'shared', 'bench') },
@@ -41,7 +44,10 @@ const peer = !a['no-peer'] && spawnSync('sh', ['-c', 'command -v victoria-metric
 if (!a['no-peer'] && !peer) console.error('victoria-metrics is not installed: measuring Strata alone (apt-get install victoria-metrics for the peer)');
 // -search.disableCache as the kit's `vm` preset runs VictoriaMetrics: repeated queries are computed,
 // not answered from a result cache.
-const tsdb = [process.execPath, a['node-flags'], join(repo, 'src/cmd/tsdb.ts'), '-storageDataPath={data} -httpListenAddr={addr} -http.connTimeout=0 -search.disableCache', a['tsdb-flags']]
+// run.mjs runs `sh -c 'exec COMMAND'`: env(1) sets the variables and execs node, keeping the PID.
+const launch = tunedLaunch(TSDB_TUNING);
+const tsdb = ['env', ...Object.entries(launch.env).map(([k, v]) => `${k}=${v}`), process.execPath, a['node-flags'] ?? launch.nodeFlags.join(' '),
+  join(repo, 'src/cmd/tsdb.ts'), '-storageDataPath={data} -httpListenAddr={addr} -http.connTimeout=0 -search.disableCache', a['tsdb-flags']]
   .filter((s) => s !== '').join(' ');
 // The workload's time range is pinned for the whole benchmark, so every format loads the same samples.
 const kitGen = (await import(join(a.kit, 'gen.mjs'))) as { defaultStart(points: number, interval: number): number };

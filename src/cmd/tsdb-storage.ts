@@ -5,13 +5,9 @@
 // /internal/force_flush|force_merge. Memory settings as for tsdb (docs/DECISIONS.md, "Memory of
 // the tsdb process"; STRATA_TSDB_NO_REEXEC=1 opts out here too).
 import { reexecTuned } from '../lib/process/reexec.ts';
+import { TSDB_TUNING } from '../lib/process/tuning.ts';
 
-reexecTuned({
-  keyFlag: '--max-semi-space-size',
-  nodeFlags: ['--max-semi-space-size=4'],
-  env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
-  optOutVar: 'STRATA_TSDB_NO_REEXEC',
-});
+reexecTuned(TSDB_TUNING);
 
 const { registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } = await import('../app/storage/index.ts');
 const { startStorageNodeRpc } = await import('../app/storage/node.ts');

@@ -3,6 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { tunedLaunch } from '../../src/lib/process/reexec.ts';
+import { TSDB_TUNING } from '../../src/lib/process/tuning.ts';
 import { repoRoot } from '../e2e/process-harness.ts';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -22,4 +24,10 @@ it('has every image start its binary from /app/src/cmd', () => {
     const entry = /^ENTRYPOINT (.+)$/m.exec(read(`images/${image}/Dockerfile`))?.[1];
     expect(JSON.parse(entry ?? 'null'), image).toEqual(['node', `/app/src/cmd/${image}.ts`]);
   }
+});
+
+it('has npm start run tsdb as launched: its tuning and the compile cache given, so it does not re-execute', () => {
+  const start = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts['start'];
+  const launch = tunedLaunch(TSDB_TUNING, '${TMPDIR:-/tmp}/node-compile-cache');
+  expect(start).toBe([...Object.entries(launch.env).map(([k, v]) => `${k}=${v}`), 'node', ...launch.nodeFlags, 'src/cmd/tsdb.ts'].join(' '));
 });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { command } from '../../operator/factory/common/binaries.ts';
 import { BACKUPMANAGER_COMMAND } from '../../operator/factory/common/backup.ts';
+import { tunedLaunch } from '../../src/lib/process/reexec.ts';
+import { TSDB_TUNING } from '../../src/lib/process/tuning.ts';
 import { parseDockerfile, stages } from './dockerfile.ts';
 import { imageDir, processArgv, renderedContainers, repoScript } from './rendered.ts';
 import type { Instruction, Stage } from './dockerfile.ts';
@@ -76,6 +78,21 @@ describe.each(IMAGES)('images/%s/Dockerfile', (image) => {
 function copiedFrom(final: Stage): string[] {
   return all(final, 'COPY').filter((c) => c.flags['from'] === undefined).map((c) => c.args.split(/\s+/).at(-1)!.replace(/^\.\//, '').replace(/\/$/, ''));
 }
+
+describe('images/tsdb/Dockerfile', () => {
+  it('starts the tsdb binaries as launched: their tuning, and a compile cache filled at build by each binary', () => {
+    const { final } = load('tsdb');
+    const envs = all(final, 'ENV');
+    const env = Object.fromEntries(envs.flatMap((i) => [...i.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^"(.*)"$/, '$1')])));
+    const launch = tunedLaunch(TSDB_TUNING, env['NODE_COMPILE_CACHE']);
+    expect(env['NODE_COMPILE_CACHE']).toMatch(/^\/app\//);
+    expect(env).toMatchObject({ ...launch.env, NODE_OPTIONS: launch.nodeFlags.join(' ') });
+    const fill = all(final, 'RUN').find((r) => r.args.includes('STRATA_FLAGS_CHECK=1'));
+    expect(fill, 'a RUN that fills the compile cache with a flags check of each binary').toBeDefined();
+    expect(final.instructions.indexOf(fill!)).toBeGreaterThan(final.instructions.indexOf(envs.find((i) => i.args.includes('NODE_COMPILE_CACHE='))!));
+    for (const b of ['tsdb', 'tsdb-storage', 'tsdb-insert', 'tsdb-select']) expect(fill!.args).toContain(`node src/cmd/${b}.ts`);
+  });
+});
 
 describe('containers the operator renders', () => {
   const rendered = renderedContainers();

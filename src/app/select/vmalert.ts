@@ -1,11 +1,16 @@
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { forward, NO_EXTRA_HEADERS, PoolRegistry, upstreamRequestHeaders } from '../../lib/httpproxy/index.ts';
+import type { PoolRegistry } from '../../lib/httpproxy/index.ts';
 import { type ReadContext } from './request-context.ts';
 
 // Grafana reads alerting rules and alerts from its Prometheus data source (/api/v1/rules,
 // /api/v1/alerts). Strata evaluates no rules; a rule evaluator such as vmalert does. With
 // -vmalert.proxyURL those calls are proxied to it, as VictoriaMetrics does; without, they answer
 // the empty lists Grafana expects from a server with no rules.
+
+// The proxy (lib/httpproxy with undici, ~130 modules) is loaded at the first proxied request, not
+// when the server starts: most servers have no vmalert, and a start loads that much less.
+let httpproxy: Promise<typeof import('../../lib/httpproxy/index.ts')> | undefined;
+const loadHttpProxy = () => (httpproxy ??= import('../../lib/httpproxy/index.ts'));
 
 /** VmalertProxy forwards requests to one rule evaluator, streaming its answers back. */
 export class VmalertProxy {
@@ -14,7 +19,7 @@ export class VmalertProxy {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #timeoutMs: number;
-  readonly #pools = new PoolRegistry({ connectionsPerOrigin: 16, idleTimeoutMs: 60_000, connectTimeoutMs: 5_000 });
+  #pools: PoolRegistry | undefined;
 
   /** timeoutMs bounds the wait for the answer's headers and between its chunks. Throws for a URL it cannot use. */
   constructor(url: string, timeoutMs: number) {
@@ -43,6 +48,8 @@ export class VmalertProxy {
     const onAbort = () => res.destroy();
     c.signal.addEventListener('abort', onAbort, { once: true });
     try {
+      const { forward, NO_EXTRA_HEADERS, PoolRegistry, upstreamRequestHeaders } = await loadHttpProxy();
+      this.#pools ??= new PoolRegistry({ connectionsPerOrigin: 16, idleTimeoutMs: 60_000, connectTimeoutMs: 5_000 });
       const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
       // The body was parsed by the read routes: it is sent re-encoded (or not at all), with its own headers.
       const up = upstreamRequestHeaders(req.raw.rawHeaders, req.ip, NO_EXTRA_HEADERS);
@@ -65,8 +72,8 @@ export class VmalertProxy {
   }
 
   /** close closes the connections to the evaluator. */
-  close(): Promise<void> {
-    return this.#pools.close();
+  async close(): Promise<void> {
+    await this.#pools?.close();
   }
 }
 

@@ -13,6 +13,7 @@ import { AcceptGroup } from './accept-group.ts';
 import { parseListenAddr } from './listen-addr.ts';
 import { createProxyProtocolListener } from './proxy-listener.ts';
 import { RawCatchAllTable } from './raw-routes.ts';
+import { lazySchemaCompilers } from './schema-compilers.ts';
 import './route-config.ts';
 import { readTlsContext, type TlsOptions, watchTlsFiles } from './tls.ts';
 import { timerMs } from '../timer/index.ts';
@@ -79,6 +80,7 @@ export class HttpServer {
       keepAliveTimeout: o.idleConnTimeoutMs,
       forceCloseConnections: 'idle',
       bodyLimit: o.bodyLimit ?? 32 * 1024 * 1024,
+      schemaController: { compilersFactory: lazySchemaCompilers() },
       ...(tls === undefined ? {} : { https: tls }),
     }) as unknown as FastifyInstance;
     this.#rawTable = new RawCatchAllTable(o.pathPrefix);

@@ -1,6 +1,8 @@
 // Imported by the binaries before anything else (by path, not through index.ts, which loads the
 // whole runtime): it must stay free of project imports.
-import { enableCompileCache, getCompileCacheDir } from 'node:module';
+import { enableCompileCache, flushCompileCache, getCompileCacheDir } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** ReexecOptions say what a binary wants in effect before it starts. */
 export interface ReexecOptions {
@@ -16,20 +18,57 @@ export interface ReexecOptions {
 
 /**
  * reexecTuned re-executes the process once (process.execve: same PID, so signals and supervisors
- * are unaffected) with the Node flags and environment of o, unless they are in effect already,
- * the runtime cannot, or o.optOutVar is "1". When it re-executes, it does not return.
+ * are unaffected) with the Node flags and environment of o, unless they are in effect already
+ * (a launcher gave them: tunedLaunch), the runtime cannot, or o.optOutVar is "1". When it
+ * re-executes, it does not return.
  */
 export function reexecTuned(o: ReexecOptions): void {
   // Node's compile cache keeps the compiled (type-stripped) code of every module on disk, so a
   // start after the first compiles nothing: it took a tsdb start from ~2.2 to ~1.4 CPU-seconds
   // (bench/RESULTS.md, "Startup"). Binaries import the rest of their code after this call. The
   // re-executed process inherits the directory (NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+  // Enabled here, it cannot serve this file and the entry file, which Node type-stripped already
+  // (loading TypeScript's stripper, a WASM module, for them): a launcher that sets
+  // NODE_COMPILE_CACHE avoids that (tunedLaunch).
   enableCompileCache();
+  const flags = missingTuning(o, process.execArgv, process.env);
+  if (flags === undefined || typeof process.execve !== 'function') return;
   const cacheDir = getCompileCacheDir();
-  const given = process.execArgv.some((a) => a.startsWith(o.keyFlag)) || (process.env.NODE_OPTIONS ?? '').includes(o.keyFlag);
+  // The cache is written at exit, which execve skips: without this, a start whose launcher set
+  // NODE_COMPILE_CACHE but not the flags would miss the entry file and this one every time.
+  flushCompileCache();
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)],
+    { ...o.env, ...(cacheDir === undefined ? {} : { NODE_COMPILE_CACHE: cacheDir }), ...process.env });
+}
+
+/**
+ * missingTuning returns the Node flags to add when a process started with execArgv and env must
+ * re-execute to get the tuning of o (possibly none, when only variables of o.env are missing), or
+ * undefined when it runs as started: everything is in effect, or env[o.optOutVar] is "1".
+ */
+export function missingTuning(o: ReexecOptions, execArgv: readonly string[], env: Readonly<Record<string, string | undefined>>): readonly string[] | undefined {
+  if (env[o.optOutVar] === '1') return undefined;
+  const given = execArgv.some((a) => a.startsWith(o.keyFlag)) || (env.NODE_OPTIONS ?? '').includes(o.keyFlag);
   const flags = given ? [] : o.nodeFlags;
-  const env = o.env ?? {};
-  const envMissing = Object.keys(env).some((k) => process.env[k] === undefined);
-  if ((flags.length === 0 && !envMissing) || typeof process.execve !== 'function' || process.env[o.optOutVar] === '1') return;
-  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], { ...env, ...(cacheDir === undefined ? {} : { NODE_COMPILE_CACHE: cacheDir }), ...process.env });
+  const envMissing = Object.keys(o.env ?? {}).some((k) => env[k] === undefined);
+  return flags.length === 0 && !envMissing ? undefined : flags;
+}
+
+/** TunedLaunch is what a launcher passes to start a binary in its tuning at once. */
+export interface TunedLaunch {
+  /** nodeFlags go before the script on node's command line. */
+  readonly nodeFlags: readonly string[];
+  /** env is added to the environment. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * tunedLaunch returns the Node flags and environment that start a binary with tuning o in one
+ * process (reexecTuned has nothing to do): o's flags and variables, and NODE_COMPILE_CACHE (cacheDir,
+ * by default the caller's NODE_COMPILE_CACHE or the directory reexecTuned uses, Node's default
+ * <tmpdir>/node-compile-cache). With the cache enabled before Node loads the entry file, every
+ * module, the entry too, comes compiled from it and TypeScript's stripper is never loaded.
+ */
+export function tunedLaunch(o: ReexecOptions, cacheDir = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache')): TunedLaunch {
+  return { nodeFlags: [...o.nodeFlags], env: { ...o.env, NODE_COMPILE_CACHE: cacheDir } };
 }

@@ -1,0 +1,18 @@
+// The Node flags and environment the tsdb binaries run with (tsdb, tsdb-storage, tsdb-insert,
+// tsdb-select; docs/DECISIONS.md, "Memory of the tsdb process"), in one place: the binaries
+// re-execute themselves into them (reexec.ts) and launchers start them so directly (tunedLaunch).
+// Imported by the binaries before anything else: it must stay free of project imports but reexec.ts.
+import type { ReexecOptions } from './reexec.ts';
+
+/**
+ * TSDB_TUNING: a 4 MiB semi-space (V8's default young generation grows to 32 MiB per semi-space),
+ * V8's gc() for the ingestion path's collections (exposeGc; without the flag it costs a context),
+ * two malloc arenas and fixed mmap/trim thresholds, so freed request buffers and typed-array stores
+ * go back to the kernel. STRATA_TSDB_NO_REEXEC=1 runs a binary as started.
+ */
+export const TSDB_TUNING: ReexecOptions = {
+  keyFlag: '--max-semi-space-size',
+  nodeFlags: ['--max-semi-space-size=4', '--expose-gc'],
+  env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
+  optOutVar: 'STRATA_TSDB_NO_REEXEC',
+};

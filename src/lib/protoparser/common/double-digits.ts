@@ -18,9 +18,15 @@ export class DoubleDigits {
   #text = '[]';
   #pos = 1;
 
-  /** reset starts on the values of another series. */
-  reset(values: ArrayLike<number>): void {
-    this.#text = JSON.stringify(Array.from(values));
+  /** reset starts on the values of another series, from its value `from` on. */
+  reset(values: ArrayLike<number>, from = 0): void {
+    let list: number[];
+    if (from === 0) list = Array.from(values);
+    else {
+      list = new Array<number>(Math.max(0, values.length - from));
+      for (let i = from; i < values.length; i++) list[i - from] = values[i]!;
+    }
+    this.#text = JSON.stringify(list);
     this.#pos = 1;
   }
 

@@ -12,9 +12,12 @@ export interface StreamBody {
   readonly contentType: string;
 }
 
-// Chunks smaller than this are joined before they are written, so a million small series do not
-// become a million writes.
-const CHUNK_BYTES = 64 * 1024;
+// Series are written into chunks, so a million small series do not become a million writes. The
+// first chunk is small (a small export allocates little); each next one doubles up to the last
+// size: every chunk is one socket write, and per write the kernel's loopback path cost more than
+// the bytes (a full export of 14.4M rows: 8.6 CPU-s in 64 KiB chunks, 4.5 in 1 MiB chunks).
+const FIRST_CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 function matchSets(c: ReadContext): LabelMatcher[][] {
   const args = c.params.getAll('match[]', 'match');
@@ -41,30 +44,47 @@ function exportQuery(c: ReadContext): SearchQuery {
   };
 }
 
-/** streamSeries renders every matching series with render, joined into chunks of about 64 KiB. */
-function streamSeries(c: ReadContext, q: SearchQuery, render: (s: SeriesSamples) => string | Buffer, head?: Buffer): Readable {
+/**
+ * Render turns one series into its bytes. A Uint8Array it returns may be a view of the renderer's
+ * own buffer, valid until its next call: streamSeries copies it out at once.
+ */
+type Render = (s: SeriesSamples) => string | Uint8Array;
+
+/**
+ * streamSeries renders every matching series with render into chunks (a series larger than a
+ * chunk goes out as one chunk of its own). The series are borrowed from the search
+ * (SearchQuery.borrow): render reads them before the next one is asked for.
+ */
+function streamSeries(c: ReadContext, q: SearchQuery, render: Render, head?: Buffer): Readable {
   const { storage } = c.deps;
   async function* chunks(): AsyncGenerator<Buffer> {
     if (head !== undefined) yield head;
-    let pending: Array<string | Buffer> = [];
-    let size = 0;
-    for await (const s of storage.searchSeries(q, c.signal)) {
+    let chunk = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
+    let len = 0;
+    for await (const s of storage.searchSeries({ ...q, borrow: true }, c.signal)) {
       const part = render(s);
-      pending.push(part);
-      size += part.length;
-      if (size >= CHUNK_BYTES) {
-        yield join(pending);
-        pending = [];
-        size = 0;
+      const size = typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+      if (len + size > chunk.length) {
+        if (len > 0) {
+          yield chunk.subarray(0, len);
+          chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, 2 * chunk.length));
+          len = 0;
+        }
+        if (size > chunk.length) {
+          // A copy: part may be the renderer's own buffer.
+          yield typeof part === 'string' ? Buffer.from(part) : Buffer.from(part);
+          continue;
+        }
+      }
+      if (typeof part === 'string') len += chunk.write(part, len);
+      else {
+        chunk.set(part, len);
+        len += size;
       }
     }
-    if (pending.length > 0) yield join(pending);
+    if (len > 0) yield chunk.subarray(0, len);
   }
   return Readable.from(chunks(), { objectMode: false });
-}
-
-function join(parts: Array<string | Buffer>): Buffer {
-  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 }
 
 /** handleExportJson serves /api/v1/export: one JSON line per series (max_rows_per_line splits long ones). */
@@ -72,7 +92,7 @@ export async function handleExportJson(c: ReadContext): Promise<StreamBody> {
   const q = exportQuery(c);
   const maxRows = Number(c.params.get('max_rows_per_line') ?? 0);
   if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw badData('max_rows_per_line', new Error('must be a non-negative integer'));
-  return { stream: streamSeries(c, q, (s) => jsonline.writeSeriesBytes(s.labels, s.timestamps, s.values, maxRows)), contentType: 'application/stream+json' };
+  return { stream: streamSeries(c, q, (s) => jsonline.writeSeriesView(s.labels, s.timestamps, s.values, maxRows)), contentType: 'application/stream+json' };
 }
 
 /** handleExportCsv serves /api/v1/export/csv: `format` lists the columns (DECISIONS.md "CSV export"). */

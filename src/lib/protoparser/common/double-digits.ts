@@ -24,15 +24,15 @@ export class DoubleDigits {
   // a value against 92 refilled). Series longer than SCRATCH_MAX are not kept around.
   #scratch: number[] = [];
 
-  /** reset starts on the values of another series. */
-  reset(values: ArrayLike<number>): void {
-    const n = values.length;
+  /** reset starts on the values of another series, from its value `from` on. */
+  reset(values: ArrayLike<number>, from = 0): void {
+    const n = Math.max(0, values.length - from);
     if (n > SCRATCH_MAX) {
-      this.#text = JSON.stringify(Array.from(values));
+      this.#text = JSON.stringify(Array.prototype.slice.call(values, from));
     } else {
       const a = this.#scratch;
       a.length = n;
-      for (let i = 0; i < n; i++) a[i] = values[i]!;
+      for (let i = 0; i < n; i++) a[i] = values[from + i]!;
       this.#text = JSON.stringify(a);
     }
     this.#pos = 1;

@@ -10,7 +10,7 @@ import { KeyedColumns } from '../common/keyed-columns.ts';
 import { SeriesKeyDictionary } from '../common/series-keys.ts';
 import { parse } from './parse.ts';
 import { parseJsonLinesKeyed } from './parse-keyed.ts';
-import { writeSeries, writeSeriesBytes } from './write.ts';
+import { writeSeries, writeSeriesView } from './write.ts';
 
 const STALE_BITS = 0x7ff0000000000002n;
 const DEFAULT_NAN_BITS = 0x7ff8000000000000n;
@@ -44,7 +44,7 @@ describe('JSON-lines export → import', () => {
       const values = new Float64Array(bits.length);
       bits.forEach((b, i) => (values[i] = fromBits(b)));
       const ts = new Float64Array(bits.length).map((_, i) => 1_700_000_000_000 + i);
-      const body = writeSeriesBytes(labels, ts, values, maxRows);
+      const body = Buffer.from(writeSeriesView(labels, ts, values, maxRows));
       const want = bits.map(expected);
       // the row parser (bodies with extra_label)
       const rows = parse(body.toString('utf8'));

@@ -8,6 +8,7 @@
 // becomes "NaN", read back as the default NaN (its payload bits are not kept).
 
 import { DoubleDigits } from '../common/double-digits.ts';
+import { ShortDecimals } from '../common/short-decimal.ts';
 import { isStaleNaN } from '../../storageapi/index.ts';
 import type { Labels } from '../common/row.ts';
 
@@ -40,12 +41,13 @@ export function writeSeries(labels: Labels, timestamps: ArrayLike<number>, value
 }
 
 /**
- * writeSeriesBytes is writeSeries as UTF-8 bytes (a buffer of its own). Exports use it: a long
- * stream of series texts as strings grows V8's heap (they outlive young collections while a chunk
- * fills), where buffers go back to the allocator at the next young collection.
+ * writeSeriesView is writeSeries as UTF-8 bytes: a view of the writer's own buffer, valid only
+ * until the next write of any series. Streaming exports copy them straight into the chunk they
+ * are filling (texts as strings would grow V8's heap: they outlive young collections while a
+ * chunk fills).
  */
-export function writeSeriesBytes(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike<number>, maxRowsPerLine = 0): Buffer {
-  return render(labels, timestamps, values, maxRowsPerLine) ? out.doneBytes() : Buffer.alloc(0);
+export function writeSeriesView(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike<number>, maxRowsPerLine = 0): Uint8Array {
+  return render(labels, timestamps, values, maxRowsPerLine) ? out.view() : EMPTY;
 }
 
 // render writes the lines of one series into `out`; false when the series has no samples.
@@ -57,10 +59,12 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
   const head = Buffer.from(`{"metric":${writeMetric(labels)},"values":[`);
   const lines = Math.ceil(n / step);
   const w = out.start(lines * (head.length + 32) + n * 2 * MAX_NUMBER_CHARS);
-  // Values are spelled by DoubleDigits (no String(v) garbage); series of whole numbers
-  // (counters) keep the cheaper digit writer.
+  // Series of whole numbers (counters) take the integer writer; others take ShortDecimals
+  // (short-decimal.ts) until a value it cannot spell, then DoubleDigits (JSON.stringify of the
+  // rest of the series) for the rest: either way no String(v) garbage.
   const ints = allSafeIntegers(values);
-  if (!ints) digits.reset(values);
+  let slow = false;
+  decimals.reset();
   for (let from = 0; from < n; from += step) {
     const to = Math.min(n, from + step);
     w.bytes(head);
@@ -68,18 +72,20 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
       if (i > from) w.byte(COMMA);
       const v = values[i]!;
       if (ints) w.int(v);
-      else {
+      else if (!slow) {
+        if (v === 0 || !Number.isFinite(v)) w.ascii(jsonValue(v));
+        else if (!w.decimal(v)) {
+          slow = true;
+          digits.reset(values, i);
+          w.digits(digits);
+        }
+      } else {
         if (v === 0 && Object.is(v, -0)) w.byte(MINUS); // JSON.stringify spells -0 as 0
         if (!w.digits(digits)) w.ascii(jsonValue(v));
       }
     }
     w.ascii('],"timestamps":[');
-    for (let i = from; i < to; i++) {
-      if (i > from) w.byte(COMMA);
-      const t = timestamps[i]!;
-      if (Number.isSafeInteger(t)) w.int(t);
-      else w.ascii(String(t));
-    }
+    w.timestamps(timestamps, from, to);
     w.ascii(']}\n');
   }
   return true;
@@ -95,7 +101,11 @@ function allSafeIntegers(values: ArrayLike<number>): boolean {
 
 const COMMA = 44;
 const MINUS = 45;
+const EMPTY = new Uint8Array(0);
 const digits = new DoubleDigits();
+const decimals = new ShortDecimals();
+// Runs of timestamps up to this long are remembered for the next series (see LineWriter).
+const MAX_REMEMBERED_RUN = 1 << 16;
 // The longest String() of a number ("-2.2250738585072014e-308") plus a comma.
 const MAX_NUMBER_CHARS = 26;
 
@@ -103,11 +113,17 @@ const MAX_NUMBER_CHARS = 26;
  * LineWriter builds a series' text in one reused byte buffer: integers become digits without an
  * intermediate string, and the result is one flat string instead of thousands of small ones
  * joined. start() reserves room for everything the caller will write. One shared instance; each
- * writeSeries call uses it from start() to done().
+ * writeSeries or writeSeriesView call uses it from start() to done() or view().
  */
 class LineWriter {
   #buf = Buffer.allocUnsafe(1 << 16);
   #len = 0;
+  // The last run of timestamps written and its text: series scraped together share their
+  // timestamps, and copying the text is far cheaper than spelling 13-digit numbers again.
+  #runTs = new Float64Array(0);
+  #runLen = -1;
+  #runText = Buffer.allocUnsafe(0);
+  #runTextLen = 0;
 
   start(room: number): this {
     if (room > this.#buf.length) this.#buf = Buffer.allocUnsafe(Math.max(room, 2 * this.#buf.length));
@@ -138,6 +154,39 @@ class LineWriter {
     if (end < 0) return false;
     this.#len = end;
     return true;
+  }
+
+  /** decimal appends v when ShortDecimals can spell it; false (nothing appended) otherwise. */
+  decimal(v: number): boolean {
+    const end = decimals.write(this.#buf, this.#len, v);
+    if (end < 0) return false;
+    this.#len = end;
+    return true;
+  }
+
+  /** timestamps appends ts[from..to) as comma-separated integers (String() of other numbers). */
+  timestamps(ts: ArrayLike<number>, from: number, to: number): void {
+    const n = to - from;
+    if (n === this.#runLen && sameRun(this.#runTs, ts, from, n)) {
+      this.#buf.set(this.#runText.subarray(0, this.#runTextLen), this.#len);
+      this.#len += this.#runTextLen;
+      return;
+    }
+    const start = this.#len;
+    for (let i = from; i < to; i++) {
+      if (i > from) this.byte(COMMA);
+      const t = ts[i]!;
+      if (Number.isSafeInteger(t)) this.int(t);
+      else this.ascii(String(t));
+    }
+    if (n > MAX_REMEMBERED_RUN) return;
+    if (this.#runTs.length < n) this.#runTs = new Float64Array(Math.max(n, 2 * this.#runTs.length));
+    for (let i = 0; i < n; i++) this.#runTs[i] = ts[from + i]!;
+    const len = this.#len - start;
+    if (this.#runText.length < len) this.#runText = Buffer.allocUnsafe(Math.max(len, 2 * this.#runText.length));
+    this.#buf.copy(this.#runText, 0, start, this.#len);
+    this.#runLen = n;
+    this.#runTextLen = len;
   }
 
   /** int appends a safe integer's decimal digits (what String() gives for it). */
@@ -175,10 +224,17 @@ class LineWriter {
     return this.#buf.toString('utf8', 0, this.#len);
   }
 
-  /** doneBytes returns a copy of what was written. */
-  doneBytes(): Buffer {
-    return Buffer.from(this.#buf.subarray(0, this.#len));
+  /** view returns what was written, as a view valid until the next start(). */
+  view(): Uint8Array {
+    return this.#buf.subarray(0, this.#len);
   }
+
+}
+
+// sameRun: run[0..n) equals ts[from..from+n).
+function sameRun(run: Float64Array, ts: ArrayLike<number>, from: number, n: number): boolean {
+  for (let i = 0; i < n; i++) if (run[i] !== ts[from + i]) return false;
+  return true;
 }
 
 const out = new LineWriter();

@@ -90,7 +90,7 @@ describe('SeriesKeyDictionary', () => {
     expect(small.predict(0)).toBe(-1);
   });
 
-  it('bytesAt says whether a key\'s recorded bytes are at an offset, like a byte-by-byte comparison', () => {
+  it('bytesAt says whether a key\'s recorded bytes (or a prefix) are at an offset, like a byte-by-byte comparison', () => {
     const bytes = fc.uint8Array({ maxLength: 40 }).map((a) => a.map((x) => x % 3)); // few symbols: many matches
     fc.assert(fc.property(bytes, fc.uint8Array({ minLength: 1, maxLength: 13 }).map((a) => a.map((x) => x % 3)), fc.integer({ min: -2, max: 45 }), fc.nat(7), (body, key, at, pad) => {
       const d = new SeriesKeyDictionary(1 << 20);
@@ -103,6 +103,11 @@ describe('SeriesKeyDictionary', () => {
       const naive = at >= 0 && at + key.length <= b.length && key.every((x, j) => b[at + j] === x);
       expect(d.bytesAt(k, b, new DataView(b.buffer, b.byteOffset, b.byteLength), at)).toBe(naive);
       expect(d.bytesAt(k + 1, b, new DataView(b.buffer, b.byteOffset, b.byteLength), at)).toBe(false);
+      // A prefix of the key: its first `len` bytes (more than it has: never).
+      for (const len of [0, 1, 5, key.length - 1, key.length + 1]) {
+        const want = len >= 0 && len <= key.length && at >= 0 && at + len <= b.length && key.subarray(0, Math.max(0, len)).every((x, j) => b[at + j] === x);
+        expect(d.bytesAt(k, b, new DataView(b.buffer, b.byteOffset, b.byteLength), at, len)).toBe(want);
+      }
     }));
   });
 

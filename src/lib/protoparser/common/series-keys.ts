@@ -83,15 +83,15 @@ export class SeriesKeyDictionary {
   }
 
   /**
-   * bytesAt reports whether the bytes recorded for key k (by addBytes) are at b[at..]; bv is a
-   * DataView of exactly b. It compares four bytes at a time, from the end (where keys of one metric
-   * differ): a byte loop was the largest single cost of parsing known lines.
+   * bytesAt reports whether the bytes recorded for key k (by addBytes), or their first `len`, are
+   * at b[at..]; bv is a DataView of exactly b. It compares four bytes at a time, from the end
+   * (where keys of one metric differ): a byte loop was the largest single cost of parsing known lines.
    */
-  bytesAt(k: number, b: Uint8Array, bv: DataView, at: number): boolean {
+  bytesAt(k: number, b: Uint8Array, bv: DataView, at: number, len = -1): boolean {
     const kb = this.#keyBytes[k];
     if (kb === undefined) return false;
-    const len = kb.length;
-    if (!(at >= 0 && at + len <= b.length)) return false;
+    if (len < 0) len = kb.length;
+    if (!(len <= kb.length && at >= 0 && at + len <= b.length)) return false;
     const kv = this.#keyViews[k]!;
     let j = len - 4;
     for (; j >= 0; j -= 4) if (bv.getInt32(at + j, true) !== kv.getInt32(j, true)) return false;

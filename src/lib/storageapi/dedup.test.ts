@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dedupByInterval, normalizeSamples, resolveDuplicates, winsDuplicate } from './dedup.ts';
+import { dedupByInterval, normalizeSamples, resolveDuplicates, sortSamples, winsDuplicate } from './dedup.ts';
 import { STALE_NAN, isStaleNaN } from './stale.ts';
 
 const run = (pairs: [number, number][], dedupMs: number): [number, number][] => {
@@ -63,5 +63,49 @@ describe('normalizeSamples', () => {
   it('resolveDuplicates and dedupByInterval handle tiny inputs', () => {
     expect(resolveDuplicates(new Float64Array(0), new Float64Array(0), 0)).toBe(0);
     expect(dedupByInterval(Float64Array.from([1]), Float64Array.from([1]), 1, 5)).toBe(1);
+  });
+});
+
+describe('sortSamples', () => {
+  // The reference: a stable sort by timestamp of (timestamp, value bits) pairs.
+  const reference = (ts: number[], bits: [number, number][]): [number, number, number][] =>
+    ts.map((t, i) => ({ t, i })).sort((x, y) => x.t - y.t || x.i - y.i).map(({ t, i }) => [t, bits[i]![0], bits[i]![1]]);
+  const sorted = (ts: number[], bits: [number, number][]): [number, number, number][] => {
+    const n = ts.length;
+    const t = Float64Array.from(ts);
+    const v = new Float64Array(n);
+    const vb = new Uint32Array(v.buffer);
+    bits.forEach(([lo, hi], i) => { vb[2 * i] = lo; vb[2 * i + 1] = hi; });
+    sortSamples(t, v, n);
+    return Array.from({ length: n }, (_, i) => [t[i]!, vb[2 * i]!, vb[2 * i + 1]!]);
+  };
+  const word = fc.integer({ min: 0, max: 0xffffffff });
+  // Values as raw bits, staleness markers and other NaN payloads among them.
+  const bitsOf = (n: number) => fc.array(fc.oneof(fc.tuple(word, word), fc.constant<[number, number]>([2, 0x7ff00000]), fc.tuple(word, fc.constant(0x7ff80000))), { minLength: n, maxLength: n });
+
+  it('is a stable sort moving value bits, for nearly sorted input (few displaced samples)', () => {
+    const input = fc.integer({ min: 0, max: 300 }).chain((n) => fc.tuple(
+      fc.array(fc.tuple(fc.nat(Math.max(0, n - 1)), fc.nat(Math.max(0, n - 1))), { maxLength: 4 }),
+      fc.integer({ min: 0, max: 3 }),
+      bitsOf(n),
+    ).map(([swaps, dupEvery, bits]) => {
+      const ts = Array.from({ length: n }, (_, i) => 1000 + 15 * (dupEvery > 0 ? Math.floor(i / dupEvery) * dupEvery : i));
+      for (const [a, b] of swaps) if (a < n && b < n) [ts[a], ts[b]] = [ts[b]!, ts[a]!];
+      return { ts, bits };
+    }));
+    fc.assert(fc.property(input, ({ ts, bits }) => {
+      expect(sorted(ts, bits)).toEqual(reference(ts, bits));
+    }));
+  });
+
+  it('is a stable sort moving value bits, for any order (past the insertion budget too)', () => {
+    const input = fc.integer({ min: 0, max: 400 }).chain((n) => fc.tuple(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: n, maxLength: n }), bitsOf(n)));
+    fc.assert(fc.property(input, ([ts, bits]) => {
+      expect(sorted(ts, bits)).toEqual(reference(ts, bits));
+    }));
+    const n = 5000;
+    const ts = Array.from({ length: n }, (_, i) => n - i);
+    const bits = Array.from({ length: n }, (_, i): [number, number] => [i, 0x7ff00000]);
+    expect(sorted(ts, bits)).toEqual(reference(ts, bits));
   });
 });

@@ -26,16 +26,46 @@ export function winsDuplicate(a: number, b: number): boolean {
 // NaN payload comparisons above read bits through a Float64Array holding a and b; V8 keeps the
 // payload of a number held in a variable or a typed array, which is all the storage path uses.
 
-function isSorted(ts: Float64Array, n: number): boolean {
-  for (let i = 1; i < n; i++) if (ts[i - 1]! > ts[i]!) return false;
+/**
+ * sortSamples orders ts[0..n) ascending, moving vals along (stable, by raw bits). In place.
+ * Samples usually arrive nearly in order (a few out of place where concurrent requests or
+ * overlapping parts met): an insertion sort handles that in about one pass; only input with many
+ * displaced samples pays for the index sort.
+ */
+export function sortSamples(ts: Float64Array, vals: Float64Array, n: number): void {
+  let i = 1;
+  while (i < n && !(ts[i - 1]! > ts[i]!)) i++;
+  if (i >= n) return;
+  if (insertionSort(ts, vals, i, n, 4 * n + 64)) return;
+  indexSort(ts, vals, n);
+}
+
+// insertionSort sorts ts[0..n) (sorted before `from`) by shifting samples back one at a time,
+// stable, values moved as raw bits; gives up (returning false) after `budget` shifts, leaving a
+// permutation of the input whose equal timestamps are still in their original order.
+function insertionSort(ts: Float64Array, vals: Float64Array, from: number, n: number, budget: number): boolean {
+  const vb = new Uint32Array(vals.buffer, vals.byteOffset, n * 2);
+  for (let i = from; i < n; i++) {
+    const t = ts[i]!;
+    if (!(ts[i - 1]! > t)) continue;
+    const lo = vb[2 * i]!;
+    const hi = vb[2 * i + 1]!;
+    let j = i - 1;
+    for (; j >= 0 && ts[j]! > t; j--) {
+      ts[j + 1] = ts[j]!;
+      vb[2 * j + 2] = vb[2 * j]!;
+      vb[2 * j + 3] = vb[2 * j + 1]!;
+    }
+    ts[j + 1] = t;
+    vb[2 * j + 2] = lo;
+    vb[2 * j + 3] = hi;
+    budget -= i - j;
+    if (budget < 0) return false;
+  }
   return true;
 }
 
-/**
- * sortSamples orders ts[0..n) ascending, moving vals along (stable, by raw bits). In place.
- */
-export function sortSamples(ts: Float64Array, vals: Float64Array, n: number): void {
-  if (isSorted(ts, n)) return;
+function indexSort(ts: Float64Array, vals: Float64Array, n: number): void {
   const idx = new Uint32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
   idx.sort((x, y) => ts[x]! - ts[y]! || x - y);

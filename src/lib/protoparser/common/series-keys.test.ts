@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import { KeyedColumns } from './keyed-columns.ts';
 import { ownString, SeriesKeyDictionary } from './series-keys.ts';
 
@@ -87,6 +88,27 @@ describe('SeriesKeyDictionary', () => {
     expect(small.trim()).toBe(true);
     small.add('a', L('__name__', 'a'));
     expect(small.predict(0)).toBe(-1);
+  });
+
+  it('bytesAt says whether a key\'s recorded bytes (or a prefix) are at an offset, like a byte-by-byte comparison', () => {
+    const bytes = fc.uint8Array({ maxLength: 40 }).map((a) => a.map((x) => x % 3)); // few symbols: many matches
+    fc.assert(fc.property(bytes, fc.uint8Array({ minLength: 1, maxLength: 13 }).map((a) => a.map((x) => x % 3)), fc.integer({ min: -2, max: 45 }), fc.nat(7), (body, key, at, pad) => {
+      const d = new SeriesKeyDictionary(1 << 20);
+      const k = d.add('k', L('__name__', 'k'));
+      d.addBytes('k', key, k);
+      // b starts at an odd offset of a larger buffer: reads are unaligned.
+      const whole = new Uint8Array(body.length + pad + 1);
+      whole.set(body, pad);
+      const b = whole.subarray(pad, pad + body.length);
+      const naive = at >= 0 && at + key.length <= b.length && key.every((x, j) => b[at + j] === x);
+      expect(d.bytesAt(k, b, new DataView(b.buffer, b.byteOffset, b.byteLength), at)).toBe(naive);
+      expect(d.bytesAt(k + 1, b, new DataView(b.buffer, b.byteOffset, b.byteLength), at)).toBe(false);
+      // A prefix of the key: its first `len` bytes (more than it has: never).
+      for (const len of [0, 1, 5, key.length - 1, key.length + 1]) {
+        const want = len >= 0 && len <= key.length && at >= 0 && at + len <= b.length && key.subarray(0, Math.max(0, len)).every((x, j) => b[at + j] === x);
+        expect(d.bytesAt(k, b, new DataView(b.buffer, b.byteOffset, b.byteLength), at, len)).toBe(want);
+      }
+    }));
   });
 
   it('rejects a budget that is not positive', () => {

@@ -34,6 +34,8 @@ export class SeriesKeyDictionary {
   // A separate map: a byte string could spell another key's text.
   #byBytes = new Map<string, number>();
   #keyBytes: (Uint8Array | undefined)[] = [];
+  // A DataView of each #keyBytes entry, for bytesAt's four-bytes-at-a-time comparison.
+  #keyViews: (DataView | undefined)[] = [];
   #names = new Map<string, string>();
   #bytes = 0;
   #table = new SeriesKeyTable();
@@ -81,15 +83,40 @@ export class SeriesKeyDictionary {
   }
 
   /**
+   * bytesAt reports whether the bytes recorded for key k (by addBytes), or their first `len`, are
+   * at b[at..]; bv is a DataView of exactly b. It compares four bytes at a time, from the end
+   * (where keys of one metric differ): a byte loop was the largest single cost of parsing known lines.
+   */
+  bytesAt(k: number, b: Uint8Array, bv: DataView, at: number, len = -1): boolean {
+    const kb = this.#keyBytes[k];
+    if (kb === undefined) return false;
+    if (len < 0) len = kb.length;
+    if (!(len <= kb.length && at >= 0 && at + len <= b.length)) return false;
+    const kv = this.#keyViews[k]!;
+    let j = len - 4;
+    for (; j >= 0; j -= 4) if (bv.getInt32(at + j, true) !== kv.getInt32(j, true)) return false;
+    for (j += 3; j >= 0; j--) if (b[at + j] !== kb[j]) return false;
+    return true;
+  }
+
+  /**
    * addBytes records that the bytes of a key text (latin1 string and the bytes themselves, both
    * copied) are key k of the current table: its UTF-8 decoding must be the key's text.
    */
   addBytes(latin1: string, bytes: Uint8Array, k: number): void {
     if (!(k >= 0 && k < this.#table.labels.length)) throw new RangeError(`cannot record bytes of key ${k}: the table has ${this.#table.labels.length} keys`);
     this.#byBytes.set(ownString(latin1), k);
-    while (this.#keyBytes.length < k) this.#keyBytes.push(undefined);
+    while (this.#keyBytes.length < k) {
+      this.#keyBytes.push(undefined);
+      this.#keyViews.push(undefined);
+    }
     // new Uint8Array copies; Buffer#slice would return a view that keeps the whole request chunk alive.
-    if (this.#keyBytes[k] === undefined) this.#keyBytes[k] = new Uint8Array(bytes);
+    if (this.#keyBytes[k] === undefined) {
+      const own = new Uint8Array(bytes);
+      this.#keyBytes[k] = own;
+      this.#keyViews[k] = new DataView(own.buffer);
+      this.#bytes += 64;
+    }
     this.#bytes += 3 * bytes.length + 48;
   }
 
@@ -154,6 +181,7 @@ export class SeriesKeyDictionary {
     this.#map = new Map();
     this.#byBytes = new Map();
     this.#keyBytes = [];
+    this.#keyViews = [];
     this.#names = new Map();
     this.#bytes = 0;
     this.#table = new SeriesKeyTable();

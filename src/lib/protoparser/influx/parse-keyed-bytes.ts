@@ -50,6 +50,8 @@ export function parseInfluxKeyedBytes(block: Buffer, opts: InfluxKeyedOptions): 
 
 class InfluxByteParser implements FastSlowLines {
   readonly #b: Buffer;
+  // A DataView of the block, for SeriesKeyDictionary.bytesAt.
+  readonly #view: DataView;
   readonly #o: InfluxKeyedOptions;
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
@@ -68,6 +70,7 @@ class InfluxByteParser implements FastSlowLines {
 
   constructor(b: Buffer, o: InfluxKeyedOptions) {
     this.#b = b;
+    this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     this.#o = o;
     this.#keys = o.keys;
     this.#out = o.out;
@@ -223,7 +226,7 @@ class InfluxByteParser implements FastSlowLines {
     const prev = f > 0 ? this.#fieldKey[f - 1]! : this.#out.lastKey;
     const predicted = keys.predict(prev);
     const kb = predicted >= 0 ? keys.keyBytes(predicted) : undefined;
-    if (kb !== undefined && kb.length === len && matches(kb, b, start, se, fs, fe, single)) return predicted;
+    if (kb !== undefined && kb.length === len && keys.bytesAt(predicted, b, this.#view, start, se - start) && matchesRest(kb, b, se - start, fs, fe, single)) return predicted;
     const k = keys.getBytes(keyLatin1(b, start, se, fs, fe, single));
     if (k >= 0) keys.follow(prev, k);
     return k;
@@ -264,9 +267,9 @@ class InfluxByteParser implements FastSlowLines {
   }
 }
 
-function matches(kb: Uint8Array, b: Uint8Array, start: number, se: number, fs: number, fe: number, single: boolean): boolean {
-  const sl = se - start;
-  for (let j = sl - 1; j >= 0; j--) if (kb[j] !== b[start + j]) return false;
+// matchesRest: whether key bytes kb continue past the series bytes (sl of them, compared by the
+// caller) with a space, the field key b[fs, fe) and, for a single-field name, a comma.
+function matchesRest(kb: Uint8Array, b: Uint8Array, sl: number, fs: number, fe: number, single: boolean): boolean {
   if (kb[sl] !== SPACE) return false;
   for (let j = fe - fs - 1; j >= 0; j--) if (kb[sl + 1 + j] !== b[fs + j]) return false;
   return !single || kb[kb.length - 1] === COMMA;

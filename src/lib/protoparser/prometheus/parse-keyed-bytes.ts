@@ -30,6 +30,7 @@ export function parseKeyedBytes(block: Buffer, opts: PrometheusKeyedOptions): Ke
 
 class ByteLineParser implements FastSlowLines {
   readonly #b: Buffer;
+  readonly #view: DataView;
   readonly #o: PrometheusKeyedOptions;
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
@@ -42,6 +43,7 @@ class ByteLineParser implements FastSlowLines {
 
   constructor(b: Buffer, o: PrometheusKeyedOptions) {
     this.#b = b;
+    this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     this.#o = o;
     this.#keys = o.keys;
     this.#out = o.out;
@@ -103,12 +105,10 @@ class ByteLineParser implements FastSlowLines {
 
   // predictedEnd: where the key ends when the line starts with key k's bytes (as parse-keyed.ts).
   #predictedEnd(k: number, i: number): number {
-    const kb = this.#keys.keyBytes(k);
-    if (kb === undefined) return -1;
     const b = this.#b;
+    if (!this.#keys.bytesAt(k, b, this.#view, i)) return -1;
+    const kb = this.#keys.keyBytes(k)!;
     const len = kb.length;
-    if (i + len > b.length) return -1;
-    for (let j = len - 1; j >= 0; j--) if (b[i + j] !== kb[j]) return -1;
     const p = i + len;
     if (kb[len - 1] === RBRACE || p === b.length) return p;
     let q = p;

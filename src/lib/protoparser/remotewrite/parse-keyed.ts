@@ -29,6 +29,8 @@ export interface KeyedRemoteWriteOptions {
  */
 export class KeyedRemoteWriteParser {
   readonly #r: ProtoReader;
+  // A DataView of the body, for SeriesKeyDictionary.bytesAt.
+  readonly #view: DataView;
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
   readonly #onMetadata: MetadataSink | undefined;
@@ -41,6 +43,7 @@ export class KeyedRemoteWriteParser {
 
   constructor(body: Uint8Array, o: KeyedRemoteWriteOptions) {
     this.#r = new ProtoReader(body);
+    this.#view = new DataView(body.buffer, body.byteOffset, body.byteLength);
     this.#keys = o.keys;
     this.#out = o.out;
     this.#onMetadata = o.onMetadata;
@@ -139,14 +142,7 @@ export class KeyedRemoteWriteParser {
     const keys = this.#keys;
     const b = this.#r.buf;
     const predicted = keys.predict(this.#out.lastKey);
-    if (predicted >= 0) {
-      const kb = keys.keyBytes(predicted);
-      if (kb !== undefined && kb.length === end - start) {
-        let j = kb.length - 1;
-        while (j >= 0 && b[start + j] === kb[j]) j--;
-        if (j < 0) return predicted;
-      }
-    }
+    if (predicted >= 0 && keys.keyBytes(predicted)?.length === end - start && keys.bytesAt(predicted, b, this.#view, start)) return predicted;
     const latin1 = b.toString('latin1', start, end);
     const k = keys.getBytes(latin1);
     return k >= 0 ? k : this.#newKey(b.subarray(start, end), latin1, () => readLabels(b, start, end));

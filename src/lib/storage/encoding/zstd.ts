@@ -1,9 +1,10 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { CorruptDataError, errorMessage } from '../common/errors.ts';
+import { deflateTransient } from './zstd-compressor.ts';
 import { inflateTransient } from './zstd-decompressor.ts';
 
-// A zstd call costs about 10-15 µs of fixed overhead (a context per call), and a frame about 10
-// bytes. Small inputs are stored raw: that keeps merges of small, short-lived parts cheap, while
+// A zstdCompressSync call costs about 10-15 µs of fixed overhead (a context per call; the
+// reused context of zstd-compressor.ts avoids most of it), and a frame about 10 bytes. Small inputs are stored raw: that keeps merges of small, short-lived parts cheap, while
 // blocks of merged parts (hundreds to thousands of samples) are compressed. The caller records
 // in its own header whether the bytes are compressed.
 
@@ -16,13 +17,15 @@ export const MIN_COMPRESS_BYTES = 512;
  */
 export function maybeCompress(raw: Uint8Array, level: number): Uint8Array | undefined {
   if (raw.length < MIN_COMPRESS_BYTES) return undefined;
+  const fast = deflateTransient(raw, level);
+  if (fast !== undefined) return fast.length <= raw.length - (raw.length >> 3) ? fast.slice() : undefined;
   const out = zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
   return out.length <= raw.length - (raw.length >> 3) ? out : undefined;
 }
 
 /** compress always returns a zstd frame of raw. */
 export function compress(raw: Uint8Array, level: number): Uint8Array {
-  return zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+  return deflateTransient(raw, level)?.slice() ?? zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
 }
 
 /**

@@ -1,66 +1,15 @@
 import { ZstdCompress, constants, zstdCompressSync } from 'node:zlib';
+import { NativeZstdContext } from './zstd-native.ts';
 
 // node:zlib's zstdCompressSync builds a Transform stream and a native compression context for
 // every call: during an ingest, building and closing them took more of the background thread
 // than compressing (flushes and merges compress two small blocks per series and part). This module
-// keeps one context per level and feeds it whole inputs through the stream's native handle, as
-// zstd-decompressor.ts does for reads. A frame compressed in one ZSTD_e_end call is the frame
+// keeps one context per level (zstd-native.ts), as zstd-decompressor.ts does for reads. A frame compressed in one ZSTD_e_end call is the frame
 // zstdCompressSync makes (the input size is known, so the header states it); the handle is not a
 // documented API, so the fast path is used only after a self-test at first use that compares its
 // frames with zstdCompressSync's, and a call it cannot finish is handed back to the caller.
 
-interface NativeHandle {
-  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
-}
-
-interface EngineInternals {
-  _handle?: NativeHandle | null;
-  _writeState?: Uint32Array;
-}
-
-/** Context is one native compression context at one level, reused across frames. */
-class Context {
-  readonly #engine: ZstdCompress;
-  readonly #handle: NativeHandle;
-  readonly #state: Uint32Array;
-
-  private constructor(engine: ZstdCompress, handle: NativeHandle, state: Uint32Array) {
-    this.#engine = engine;
-    this.#handle = handle;
-    this.#state = state;
-  }
-
-  /** open returns a context, or undefined when this Node.js does not expose what it needs. */
-  static open(level: number): Context | undefined {
-    const engine = new ZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: level } });
-    engine.on('error', () => {});
-    const { _handle: handle, _writeState: state } = engine as unknown as EngineInternals;
-    if (typeof handle?.writeSync !== 'function' || !(state instanceof Uint32Array) || state.length < 2) {
-      engine.destroy();
-      return undefined;
-    }
-    return new Context(engine, handle, state);
-  }
-
-  /**
-   * deflate compresses raw as one frame into out; returns the frame's length, or -1 when it did
-   * not finish (out too small, or an error: the context is then unusable).
-   */
-  deflate(raw: Uint8Array, out: Uint8Array): number {
-    this.#handle.writeSync(constants.ZSTD_e_end, raw, 0, raw.length, out, 0, out.length);
-    if (this.#engine.destroyed) return -1;
-    const availOut = this.#state[0]!;
-    const availIn = this.#state[1]!;
-    // With output space left over, ZSTD_e_end has written the whole frame.
-    return availIn === 0 && availOut > 0 ? out.length - availOut : -1;
-  }
-
-  close(): void {
-    this.#engine.destroy();
-  }
-}
-
-const contexts = new Map<number, Context>();
+const contexts = new Map<number, NativeZstdContext>();
 let usable: boolean | undefined;
 let out = new Uint8Array(1 << 16);
 
@@ -75,11 +24,11 @@ function probeInputs(): Uint8Array[] {
   return [text, noise, text.subarray(7, 600), new Uint8Array(700)];
 }
 
-function context(level: number): Context | undefined {
+function context(level: number): NativeZstdContext | undefined {
   if (usable === false) return undefined;
   let c = contexts.get(level);
   if (c !== undefined) return c;
-  c = Context.open(level);
+  c = NativeZstdContext.open(new ZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: level } }));
   if (c === undefined) {
     usable = false;
     return undefined;
@@ -101,11 +50,12 @@ function context(level: number): Context | undefined {
   return c;
 }
 
-function deflateWith(c: Context, raw: Uint8Array): Uint8Array | undefined {
+function deflateWith(c: NativeZstdContext, raw: Uint8Array): Uint8Array | undefined {
   const bound = boundOf(raw.length);
   if (out.length < bound) out = new Uint8Array(Math.max(bound, out.length * 2));
-  const n = c.deflate(raw, out.subarray(0, bound));
-  return n < 0 ? undefined : out.subarray(0, n);
+  // With output space left over, ZSTD_e_end has written the whole frame.
+  const n = c.endFrame(raw, out.subarray(0, bound));
+  return n < 0 || n >= bound ? undefined : out.subarray(0, n);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { ZstdDecompress, constants } from 'node:zlib';
+import { ZstdDecompress } from 'node:zlib';
+import { NativeZstdContext } from './zstd-native.ts';
 
 // node:zlib's zstdDecompressSync builds a Transform stream and a native decompression context
 // for every call: about 18 µs on this machine, against 2-3 µs to inflate a typical 3 KB block.
@@ -32,61 +33,7 @@ export function frameContentSize(frame: Uint8Array): number {
   return (frame[at]! | (frame[at + 1]! << 8) | (frame[at + 2]! << 16) | (frame[at + 3]! << 24)) >>> 0;
 }
 
-interface NativeHandle {
-  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
-  close(): void;
-}
-
-interface EngineInternals {
-  _handle?: NativeHandle | null;
-  _writeState?: Uint32Array;
-}
-
-/** Context is one native decompression context, reused across frames. */
-class Context {
-  readonly #engine: ZstdDecompress;
-  readonly #handle: NativeHandle;
-  readonly #state: Uint32Array;
-
-  private constructor(engine: ZstdDecompress, handle: NativeHandle, state: Uint32Array) {
-    this.#engine = engine;
-    this.#handle = handle;
-    this.#state = state;
-  }
-
-  /** open returns a context, or undefined when this Node.js does not expose what it needs. */
-  static open(): Context | undefined {
-    const engine = new ZstdDecompress();
-    // A decoding error destroys the stream, which then emits 'error' on the next tick.
-    engine.on('error', () => {});
-    const { _handle: handle, _writeState: state } = engine as unknown as EngineInternals;
-    if (typeof handle?.writeSync !== 'function' || !(state instanceof Uint32Array) || state.length < 2) {
-      engine.destroy();
-      return undefined;
-    }
-    return new Context(engine, handle, state);
-  }
-
-  /**
-   * inflate decodes one whole frame of exactly size bytes into out (out.length > size). Returns
-   * false when it did not (the context is then unusable).
-   */
-  inflate(frame: Uint8Array, size: number, out: Uint8Array): boolean {
-    this.#handle.writeSync(constants.ZSTD_e_end, frame, 0, frame.length, out, 0, out.length);
-    if (this.#engine.destroyed) return false;
-    const availOut = this.#state[0]!;
-    const availIn = this.#state[1]!;
-    // One spare output byte: a frame that decodes to exactly `size` leaves it unused and the
-    // context at the start of the next frame.
-    return availIn === 0 && out.length - availOut === size;
-  }
-
-  close(): void {
-    this.#engine.destroy();
-  }
-}
-
-let ctx: Context | undefined;
+let ctx: NativeZstdContext | undefined;
 let usable: boolean | undefined;
 let out = new Uint8Array(1 << 16);
 
@@ -94,12 +41,12 @@ let out = new Uint8Array(1 << 16);
 const PROBE = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x40, 0x45, 0x00, 0x00, 0x10, 0x61, 0x62, 0x01, 0x00, 0x4b, 0x72, 0x58]);
 const PROBE_TEXT = 'ab'.repeat(32);
 
-function context(): Context | undefined {
+function context(): NativeZstdContext | undefined {
   if (ctx !== undefined || usable === false) return ctx;
-  ctx = Context.open();
+  ctx = NativeZstdContext.open(new ZstdDecompress());
   if (usable === undefined) {
     const probe = new Uint8Array(65);
-    usable = ctx !== undefined && ctx.inflate(PROBE, 64, probe) && ctx.inflate(PROBE, 64, probe) && Buffer.from(probe.subarray(0, 64)).toString('latin1') === PROBE_TEXT;
+    usable = ctx !== undefined && inflate(ctx, PROBE, 64, probe) && inflate(ctx, PROBE, 64, probe) && Buffer.from(probe.subarray(0, 64)).toString('latin1') === PROBE_TEXT;
     if (!usable) {
       ctx?.close();
       ctx = undefined;
@@ -122,8 +69,15 @@ export function inflateTransient(frame: Uint8Array, maxBytes: number): Uint8Arra
   if (c === undefined) return undefined;
   if (out.length <= size) out = new Uint8Array(Math.max(size + 1, out.length * 2));
   const view = out.subarray(0, size + 1);
-  if (c.inflate(frame, size, view)) return out.subarray(0, size);
+  if (inflate(c, frame, size, view)) return out.subarray(0, size);
   c.close();
   ctx = undefined;
   return undefined;
+}
+
+// inflate decodes one whole frame of exactly size bytes into out (out.length > size): one spare
+// output byte, so a frame that decodes to exactly size leaves it unused and the context at the
+// start of the next frame.
+function inflate(c: NativeZstdContext, frame: Uint8Array, size: number, out: Uint8Array): boolean {
+  return c.endFrame(frame, out) === size;
 }

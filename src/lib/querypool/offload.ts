@@ -6,7 +6,7 @@
 // for the next batch (RollupBatch's contract).
 
 import { formatLabels, type RollupBatch, type RollupOffload, type RollupSpec } from '../query/index.ts';
-import { plainSeriesBlocks, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
+import { plainSeriesBlocks, SeriesBlocksWriter, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
 import type { Labels, SearchQuery, Searcher } from '../storageapi/index.ts';
 import { BatchBuilder, BatchError, bufferOf, evalBatch, newDecoder, resultBytes, type BatchResult, type BlockBatch } from './batch.ts';
 import type { QueryPool } from './pool.ts';
@@ -117,6 +117,8 @@ function blocksOf(searcher: Searcher, search: SearchQuery, signal: AbortSignal):
   return plainBlocks(searcher, search, signal);
 }
 
+// One writer (a 64 KiB buffer) for the whole search, not one per series.
 async function* plainBlocks(searcher: Searcher, search: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesBlocks> {
-  for await (const s of searcher.searchSeries(search, signal)) yield plainSeriesBlocks(s);
+  const w = new SeriesBlocksWriter();
+  for await (const s of searcher.searchSeries(search, signal)) yield plainSeriesBlocks(s, w);
 }

@@ -55,7 +55,9 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   const offload = st.opts.rollupOffload;
   const search = offload === undefined || src.fetch === undefined ? undefined : offloadSearch(src.fetch.sel, src.fetch.minT, src.fetch.maxT, st);
   if (offload !== undefined && search !== undefined) {
-    for await (const b of offload.rollup(st.searcher, search, spec, st.signal)) emitBatch(b, fn, spec, dropName, st, emit);
+    // A batch's arrays are reused after it (RollupBatch): keep copies (a sink copies by contract).
+    const keep = sink ?? ((s: Series) => out.push({ ...s, values: s.values.slice(), present: s.present.slice() }));
+    for await (const b of offload.rollup(st.searcher, search, spec, st.signal)) emitBatch(b, fn, spec, dropName, st, keep);
     return { type: 'vector', series: out };
   }
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };

@@ -9,7 +9,9 @@ import type { RollupSpec } from './rollup-run.ts';
  * RollupBatch is the result for consecutive series of a search. Series i read `samples[i]` raw
  * samples (0: the series had none in the range once trimmed; it is not part of the result and
  * not counted as fetched). Its output for the v-th variant of spec.variants (V of them, n steps)
- * is `values/present[(i*V + v)*n, +n)`, present only where `any[i*V + v] === 1`.
+ * is `values/present[(i*V + v)*n, +n)`, present only where `any[i*V + v] === 1`. Its arrays are
+ * lent: they are valid until the consumer asks for the next batch (or stops), then reused, so a
+ * consumer copies what it keeps.
  */
 export interface RollupBatch {
   readonly labels: readonly Labels[];

@@ -2,8 +2,9 @@
 // series-blocks.ts, exactly what a cluster storage node ships), decoded with the engine's block
 // decoder and evaluated with the engine's rollup loop (query/rollup-run.ts). It runs on a query
 // worker thread, in-line for small selections, and is meant to run on a storage node later
-// (evaluate where the data is, ship the steps). Everything in a BlockBatch and a BatchResult is a
-// typed array with its own buffer, so both cross threads as transferables, never copied.
+// (evaluate where the data is, ship the steps). The arrays of a BlockBatch are views of one
+// buffer, those of a BatchResult of another, so each crosses threads as one transferable, never
+// copied, and both buffers are reused for later batches (buffers.ts).
 
 // The query files it runs, not query/index.ts: a worker should load only what it runs.
 import { withoutStale } from '../query/fetch.ts';
@@ -11,6 +12,7 @@ import { ROLLUP_FUNCTIONS } from '../query/rollup-functions.ts';
 import { runWindows, type RollupSpec } from '../query/rollup-run.ts';
 import { SeriesBlocksDecoder, type SeriesBlocks } from '../storage/series-blocks.ts';
 import type { Labels } from '../storageapi/index.ts';
+import type { BufferPool } from './buffers.ts';
 
 /** BlockBatch: series i's items are `data[bounds[i], bounds[i+1])`, searched in [minTs[i], maxTs[i]]. */
 export interface BlockBatch {
@@ -29,9 +31,20 @@ export interface BatchResult {
   readonly any: Uint8Array;
 }
 
-/** transferables lists the buffers of a batch or a result (each typed array owns its buffer). */
+/** transferables lists the buffers of a batch or a result (one each when built here). */
 export function transferables(x: BlockBatch | BatchResult): ArrayBuffer[] {
-  return Object.values(x).map((a: Uint8Array | Float64Array | Uint32Array) => a.buffer as ArrayBuffer);
+  return [...new Set(Object.values(x).map((a: Uint8Array | Float64Array | Uint32Array) => a.buffer as ArrayBuffer))];
+}
+
+/** bufferOf: the one buffer of a batch or a result built here. */
+export function bufferOf(x: BlockBatch | BatchResult): ArrayBuffer {
+  return ('data' in x ? x.data.buffer : x.samples.buffer) as ArrayBuffer;
+}
+
+/** resultBytes: the size of the BatchResult of k series under spec (evalBatch's layout). */
+export function resultBytes(spec: RollupSpec, k: number): number {
+  const steps = k * spec.variants.length * spec.grid.n;
+  return 8 * k + 9 * steps + k * spec.variants.length;
 }
 
 /**
@@ -61,15 +74,21 @@ export class BatchBuilder {
     this.work += bytes + this.#stepsPerSeries;
   }
 
-  /** take packs the gathered series into one batch (one copy of their items) and starts anew. */
-  take(): { readonly labels: Labels[]; readonly batch: BlockBatch } {
+  /**
+   * take packs the gathered series into one batch (one copy of their items) and starts anew:
+   * in one buffer, from buffers when given (minTs, maxTs, dedupMs, bounds, then the items).
+   */
+  take(buffers?: BufferPool): { readonly labels: Labels[]; readonly batch: BlockBatch } {
     const series = this.#series;
     const k = series.length;
-    const data = new Uint8Array(this.#bytes);
-    const bounds = new Uint32Array(k + 1);
-    const minTs = new Float64Array(k);
-    const maxTs = new Float64Array(k);
-    const dedupMs = new Float64Array(k);
+    const size = 24 * k + 4 * (k + 1) + this.#bytes;
+    const buf = buffers === undefined ? new ArrayBuffer(size) : buffers.take(size);
+    const minTs = new Float64Array(buf, 0, k);
+    const maxTs = new Float64Array(buf, 8 * k, k);
+    const dedupMs = new Float64Array(buf, 16 * k, k);
+    const bounds = new Uint32Array(buf, 24 * k, k + 1);
+    const data = new Uint8Array(buf, 24 * k + 4 * (k + 1), this.#bytes);
+    bounds[0] = 0;
     let at = 0;
     for (let i = 0; i < k; i++) {
       const s = series[i]!;
@@ -104,19 +123,24 @@ export class BatchError extends Error {
 
 /**
  * evalBatch decodes each series of b as the engine's search would (sort, deduplicate, trim to
- * the range; series-blocks.ts) and evaluates spec over it. dec is reused across calls. Throws
- * BatchError naming the series for corrupt blocks or a failing function.
+ * the range; series-blocks.ts) and evaluates spec over it, into out when it holds
+ * resultBytes(spec, k) (else a new buffer). dec is reused across calls. Throws BatchError naming
+ * the series for corrupt blocks or a failing function.
  */
-export function evalBatch(spec: RollupSpec, b: BlockBatch, dec: SeriesBlocksDecoder): BatchResult {
+export function evalBatch(spec: RollupSpec, b: BlockBatch, dec: SeriesBlocksDecoder, out?: ArrayBuffer): BatchResult {
   const fn = ROLLUP_FUNCTIONS.get(spec.func);
   if (fn === undefined) throw new BatchError(0, `unknown rollup function "${spec.func}"`);
   const k = b.bounds.length - 1;
   const n = spec.grid.n;
   const nv = spec.variants.length;
-  const samples = new Float64Array(k);
-  const values = new Float64Array(k * nv * n);
-  const present = new Uint8Array(k * nv * n);
-  const any = new Uint8Array(k * nv);
+  const size = resultBytes(spec, k);
+  const buf = out !== undefined && out.byteLength >= size ? out : new ArrayBuffer(size);
+  const samples = new Float64Array(buf, 0, k);
+  const values = new Float64Array(buf, 8 * k, k * nv * n);
+  const present = new Uint8Array(buf, 8 * k + 8 * k * nv * n, k * nv * n);
+  // A reused buffer holds an earlier result: `any` is read for every series; a series without
+  // samples skips its steps, which are then never read (RollupBatch); runWindows clears present.
+  const any = new Uint8Array(buf, 8 * k + 9 * k * nv * n, k * nv).fill(0);
   for (let i = 0; i < k; i++) {
     try {
       dec.begin(`series ${i} of a rollup batch`);

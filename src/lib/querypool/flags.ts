@@ -6,8 +6,9 @@ import { PoolRollupOffload } from './offload.ts';
 import { QueryPool } from './pool.ts';
 import { QUERY_WORKERS_SHARE, queryPoolSize } from './sizing.ts';
 
-// Off by default: on the 2-core bench machine the pool cost about twice the CPU per query (see
-// docs/DECISIONS.md "Query workers") before the cost of a batch was worked on.
+// Off by default: with batch memory reused (buffers.ts) the pool costs about the engine's CPU per
+// query, but on the loaded 2-core bench machine it has not yet shown more q/s or a faster query
+// set (docs/DECISIONS.md "Query workers").
 const queryWorkers = intFlag('search.queryWorkers', 0, 'Worker threads that decode and evaluate the rollups of range selectors (rate(m[5m]), *_over_time, …) of queries over many series beside the event loop. 0: off, queries are evaluated on the event loop only; -1: one per CPU when there are two or more, fewer if 10% of the memory budget (-memory.allowedBytes / -memory.allowedPercent) cannot hold 48MiB each');
 
 /**

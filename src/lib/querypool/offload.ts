@@ -2,11 +2,13 @@
 // series as stored blocks (a copy of their bytes, no decoding), cuts them into batches, and the
 // pool's workers decode and evaluate the batches while the loop searches on; results come back
 // in series order. A selection that fits in one batch is evaluated in-line with the same unit.
+// Batch and result memory is the pool's (buffers.ts): a result's goes back once the engine asks
+// for the next batch (RollupBatch's contract).
 
 import { formatLabels, type RollupBatch, type RollupOffload, type RollupSpec } from '../query/index.ts';
-import { plainSeriesBlocks, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
+import { plainSeriesBlocks, SeriesBlocksWriter, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
 import type { Labels, SearchQuery, Searcher } from '../storageapi/index.ts';
-import { BatchBuilder, BatchError, evalBatch, newDecoder, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchBuilder, BatchError, bufferOf, evalBatch, newDecoder, resultBytes, type BatchResult, type BlockBatch } from './batch.ts';
 import type { QueryPool } from './pool.ts';
 
 /**
@@ -42,20 +44,30 @@ export class PoolRollupOffload implements RollupOffload {
 
   async *rollup(searcher: Searcher, search: SearchQuery, spec: RollupSpec, signal: AbortSignal): AsyncGenerator<RollupBatch> {
     const builder = new BatchBuilder(spec);
+    const buffers = this.pool.buffers;
     const pending: Promise<RollupBatch>[] = [];
     let pooled = false;
     for await (const s of blocksOf(searcher, search, signal)) {
       builder.add(s);
       if (builder.work < this.#batchWork) continue;
       pooled = true;
-      pending.push(this.#dispatch(builder.take(), spec, signal));
-      if (pending.length >= this.#window) yield await pending.shift()!;
+      pending.push(this.#dispatch(builder.take(buffers), spec, signal));
+      if (pending.length >= this.#window) yield* this.#lend(await pending.shift()!);
     }
     if (builder.count > 0) {
-      if (pooled) pending.push(this.#dispatch(builder.take(), spec, signal));
-      else yield this.#inline(builder.take(), spec);
+      if (pooled) pending.push(this.#dispatch(builder.take(buffers), spec, signal));
+      else yield* this.#lend(this.#inline(builder.take(buffers), spec));
     }
-    while (pending.length > 0) yield await pending.shift()!;
+    while (pending.length > 0) yield* this.#lend(await pending.shift()!);
+  }
+
+  // lend yields b and takes its memory back once the engine asks for the next batch or stops.
+  *#lend(b: RollupBatch): Generator<RollupBatch> {
+    try {
+      yield b;
+    } finally {
+      this.pool.buffers.give(b.samples.buffer as ArrayBuffer);
+    }
   }
 
   #dispatch(b: { labels: Labels[]; batch: BlockBatch }, spec: RollupSpec, signal: AbortSignal): Promise<RollupBatch> {
@@ -72,10 +84,13 @@ export class PoolRollupOffload implements RollupOffload {
   }
 
   #inline(b: { labels: Labels[]; batch: BlockBatch }, spec: RollupSpec): RollupBatch {
+    const buffers = this.pool.buffers;
     try {
-      return withLabels(b.labels, evalBatch(spec, b.batch, this.#dec));
+      return withLabels(b.labels, evalBatch(spec, b.batch, this.#dec, buffers.take(resultBytes(spec, b.labels.length))));
     } catch (err) {
       throw named(err, spec, b.labels);
+    } finally {
+      buffers.give(bufferOf(b.batch));
     }
   }
 }
@@ -102,6 +117,8 @@ function blocksOf(searcher: Searcher, search: SearchQuery, signal: AbortSignal):
   return plainBlocks(searcher, search, signal);
 }
 
+// One writer (a 64 KiB buffer) for the whole search, not one per series.
 async function* plainBlocks(searcher: Searcher, search: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesBlocks> {
-  for await (const s of searcher.searchSeries(search, signal)) yield plainSeriesBlocks(s);
+  const w = new SeriesBlocksWriter();
+  for await (const s of searcher.searchSeries(search, signal)) yield plainSeriesBlocks(s, w);
 }

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { RollupSpec } from '../query/rollup-run.ts';
 import { counter } from '../metrics/index.ts';
-import { BatchError, transferables, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchError, resultBytes, transferables, type BatchResult, type BlockBatch } from './batch.ts';
+import { BufferPool } from './buffers.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker threads started, by reason: first (of a slot, or after idling), replaced (the previous one died)', ['reason']);
@@ -17,6 +18,8 @@ export interface QueryPoolOptions {
   readonly idleMs?: number;
   /** workerUrl is the worker's entry module (tests point it elsewhere). */
   readonly workerUrl?: URL;
+  /** bufferBytes: batch and result memory kept for reuse at most (buffers.ts); default 16 MiB per worker. */
+  readonly bufferBytes?: number;
 }
 
 interface Task {
@@ -60,6 +63,11 @@ export class WorkerFailure extends Error {
  * running query; maxQueued is the backstop.
  */
 export class QueryPool {
+  /**
+   * buffers: memory for batches (BatchBuilder.take) and results. A batch's buffer comes back here
+   * once its worker read it; a result's is the caller's, to give back once read.
+   */
+  readonly buffers: BufferPool;
   readonly #o: QueryPoolOptions;
   readonly #slots: Slot[];
   readonly #queue: Task[] = [];
@@ -71,6 +79,7 @@ export class QueryPool {
     if (!(Number.isInteger(o.size) && o.size >= 1)) throw new RangeError(`a query pool needs at least one worker; got ${o.size}`);
     if (!(Number.isInteger(o.maxQueued) && o.maxQueued >= 1)) throw new RangeError(`a query pool needs room for at least one queued batch; got ${o.maxQueued}`);
     this.#o = o;
+    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 16 * 1024 * 1024, idleMs: o.idleMs ?? 10_000 });
     this.#slots = Array.from({ length: o.size }, (_, index) => ({ index, worker: undefined, task: undefined, idle: undefined, error: undefined, died: false }));
   }
 
@@ -85,7 +94,8 @@ export class QueryPool {
 
   /**
    * run evaluates spec over batch on a worker; the batch's buffers are transferred (unusable
-   * here after). Rejects with the signal's reason when aborted before a worker takes it, with
+   * here after; the pool reuses them). The result's buffer is the caller's: give it back to
+   * buffers (bufferOf) once nothing reads it. Rejects with the signal's reason when aborted before a worker takes it, with
    * BatchError (the index of the series) when evaluation failed, or with WorkerFailure when the
    * worker died.
    */
@@ -102,6 +112,7 @@ export class QueryPool {
   /** close stops every worker; batches queued or running fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.buffers.clear();
     for (const t of this.#queue.splice(0)) t.reject(new Error('cannot evaluate a rollup batch: the query pool closed'));
     for (const w of this.#roomWaiters.splice(0)) w();
     await Promise.all(this.#slots.map(async (s) => {
@@ -123,7 +134,8 @@ export class QueryPool {
       slot.idle = undefined;
       slot.task = task;
       const w = slot.worker ?? this.#start(slot);
-      w.postMessage({ id: task.id, spec: task.spec, batch: task.batch } satisfies ToWorker, transferables(task.batch));
+      const out = this.buffers.take(resultBytes(task.spec, task.series));
+      w.postMessage({ id: task.id, spec: task.spec, batch: task.batch, out } satisfies ToWorker, [...transferables(task.batch), out]);
     }
   }
 
@@ -170,8 +182,10 @@ export class QueryPool {
     const t = slot.task;
     if (t === undefined || t.id !== m.id) return;
     slot.task = undefined;
-    if (m.ok) t.resolve(m.result);
-    else t.reject(new BatchError(m.series, m.message));
+    if (m.ok) {
+      this.buffers.give(m.input);
+      t.resolve(m.result);
+    } else t.reject(new BatchError(m.series, m.message));
     this.#pump();
     if (slot.task === undefined && slot.worker !== undefined) this.#idleLater(slot);
   }

@@ -109,9 +109,11 @@ export class SeriesBlocksWriter {
   }
 }
 
-/** plainSeriesBlocks wraps finished samples (a searcher without block search) as SeriesBlocks. */
-export function plainSeriesBlocks(s: SeriesSamples): SeriesBlocks {
-  const w = new SeriesBlocksWriter();
+/**
+ * plainSeriesBlocks wraps finished samples (a searcher without block search) as SeriesBlocks;
+ * w is a writer to reuse across series (its chunks are copies).
+ */
+export function plainSeriesBlocks(s: SeriesSamples, w = new SeriesBlocksWriter()): SeriesBlocks {
   w.begin();
   w.rows(s.timestamps, s.values, s.timestamps.length);
   return { labels: s.labels, minTs: -Infinity, maxTs: Infinity, dedupMs: 0, chunks: w.end() };

@@ -5,6 +5,7 @@
 //
 //   node bench/query-latency.ts [--series 10000] [--points 1440] [--rounds 3] [--reps 5]
 //        [--work /tmp/tsdb-bench] [--start <ms>] [--cache] [--only vm|strata] [--json out.json]
+//        [--tsdb-flags '-search.queryWorkers=2 ...'] (extra flags for the Strata server only)
 //
 // Each server is loaded once into a data dir kept under --work (loaded/<server>-<workload>,
 // force-flushed and force-merged), then every round starts each server on its loaded dir (the
@@ -26,6 +27,7 @@ const { values: a } = parseArgs({ options: {
   rounds: { type: 'string', default: '3' }, reps: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '4' },
   work: { type: 'string', default: '/tmp/tsdb-bench' }, start: { type: 'string' }, kit: { type: 'string', default: '/work/shared/bench' },
   cache: { type: 'boolean', default: false }, only: { type: 'string' }, json: { type: 'string' },
+  'tsdb-flags': { type: 'string', default: '' },
 } });
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -38,7 +40,7 @@ interface Server {
 
 const SERVERS: readonly Server[] = [
   { name: 'vm', cmd: (d, addr) => `victoria-metrics -storageDataPath=${d} -httpListenAddr=${addr} -retentionPeriod=100y -loggerLevel=ERROR${a.cache ? '' : ' -search.disableCache'}` },
-  { name: 'strata', cmd: (d, addr) => `${NODE} ${join(ROOT, 'src/cmd/tsdb.ts')} -storageDataPath=${d} -httpListenAddr=${addr} -retentionPeriod=100y -loggerLevel=ERROR${a.cache ? '' : ' -search.disableCache'}` },
+  { name: 'strata', cmd: (d, addr) => `${NODE} ${join(ROOT, 'src/cmd/tsdb.ts')} -storageDataPath=${d} -httpListenAddr=${addr} -retentionPeriod=100y -loggerLevel=ERROR${a.cache ? '' : ' -search.disableCache'}${a['tsdb-flags'] === '' ? '' : ` ${a['tsdb-flags']}`}` },
 ];
 
 // The peer toolkit is plain JavaScript without types: the few functions used are typed here.

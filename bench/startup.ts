@@ -18,8 +18,9 @@
 //   node bench/startup.ts [--runs 7] [--series 10000] [--points 1440] [--launch launched,bare]
 //                         [--no-data] [--no-peer] [--data-strata DIR] [--data-vm DIR] [--tsdb PATH]
 //                         [--before PATH] [--poll-ms 2] [--kit ../shared/bench] [--work /tmp/startup-bench] [--out report.md]
-// --tsdb runs another checkout's src/cmd/tsdb.ts; --before PATH adds a bare start of that one (the
-// src/cmd/tsdb.ts of a before worktree), interleaved with the others, and its ratio.
+// --tsdb runs another checkout's src/cmd/tsdb.ts; --before PATH adds starts of that one (the
+// src/cmd/tsdb.ts of a before worktree) in each --launch way, interleaved with the others, and the
+// CPU ratio of each way to the before's same way.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,12 +82,16 @@ const SERVERS: Record<string, Server> = {
   },
   bare: { name: 'tsdb, bare', env: baseEnv, argv: (d, addr) => [process.execPath, tsdbPath, ...tsdbArgs(d, addr)] },
 };
+const launches = a.launch.split(',').filter((s) => s !== '');
+for (const v of launches) if (v !== 'launched' && v !== 'bare') throw new Error(`unknown --launch "${v}": use launched and/or bare`);
 if (a.before !== undefined) {
   const before = resolve(a.before);
-  SERVERS['before'] = { name: 'tsdb before, bare', env: baseEnv, argv: (d, addr) => [process.execPath, before, ...tsdbArgs(d, addr)] };
+  for (const v of launches) {
+    const way = SERVERS[v]!;
+    SERVERS[`before-${v}`] = { name: `tsdb before, ${v}`, env: way.env, argv: (d, addr) => way.argv(d, addr).map((x) => (x === tsdbPath ? before : x)) };
+  }
 }
-const variants = [...(peer ? ['vm'] : []), ...(a.before === undefined ? [] : ['before']), ...a.launch.split(',').filter((s) => s !== '')];
-for (const v of variants) if (SERVERS[v] === undefined) throw new Error(`unknown --launch "${v}": use launched and/or bare`);
+const variants = [...(peer ? ['vm'] : []), ...(a.before === undefined ? [] : launches.map((v) => `before-${v}`)), ...launches];
 
 const freePort = () => new Promise<number>((res, rej) => {
   const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); });
@@ -200,7 +205,7 @@ const lines = [
   ...cases.map((c) => {
     const x = samples.get(`${c.dir}/${c.v}`)!;
     const vm = c.v === 'vm' ? undefined : samples.get(`${c.dir}/vm`);
-    const before = c.v === 'vm' || c.v === 'before' ? undefined : samples.get(`${c.dir}/before`);
+    const before = c.v === 'vm' || c.v.startsWith('before-') ? undefined : samples.get(`${c.dir}/before-${c.v}`);
     return `| ${c.dir} | ${SERVERS[c.v]!.name} | ${fmt(x.map((s) => s.ms), 0)} | ${fmt(x.map((s) => s.cpuS), 2)} | ${fmt(x.map((s) => s.rssMiB), 0)} | ` +
       `${ratio(x.map((s) => s.ms), vm?.map((s) => s.ms))} | ${ratio(x.map((s) => s.cpuS), vm?.map((s) => s.cpuS))} | ${ratio(x.map((s) => s.cpuS), before?.map((s) => s.cpuS))} |`;
   }),

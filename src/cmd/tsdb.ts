@@ -4,11 +4,14 @@
 // arrays resident. The process re-executes itself once (same PID, so signals and supervisors are
 // unaffected) with a 4 MiB semi-space and two malloc arenas that hand blocks of 64 KiB and more
 // back to the kernel when freed, unless STRATA_TSDB_NO_REEXEC=1 or it was started that way
-// (docs/DECISIONS.md, "Memory of the tsdb process").
+// (docs/DECISIONS.md, "Memory of the tsdb process"). The rest of the code is imported after that,
+// with the project's own imports resolved directly (fast-resolve.ts).
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 import { TSDB_TUNING } from '../lib/process/tuning.ts';
 
 reexecTuned(TSDB_TUNING);
+resolveSourcesDirectly();
 
 const { exposeGc, insertOptionsFromFlags, receiverAddressesFromFlags, registerInsertRoutes, startReceivers, YoungGarbage } = await import('../app/insert/index.ts');
 const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');

@@ -2,7 +2,7 @@
 // key map; no allocation for the common case (the header is a user's canonical key).
 
 import { candidateKeys, queryCredentialKey } from './credentials.ts';
-import { type ProxyState, type UserState } from './state.ts';
+import type { ProxyState, UserState } from './state.ts';
 
 /** Auth is the user a request authenticated as, or why it did not: no credentials, unknown ones. */
 export type Auth = UserState | 'missing' | 'invalid';

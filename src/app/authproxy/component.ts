@@ -2,18 +2,18 @@
 // routes registered; in a further thread, the config the first thread serves.
 
 import { ConfigReloader, readConfigText, type ReloadOutcome } from '../../lib/config/index.ts';
-import { type HttpServer } from '../../lib/httpserver/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
-import { type Component } from '../../lib/process/index.ts';
+import type { HttpServer } from '../../lib/httpserver/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
+import type { Component } from '../../lib/process/index.ts';
 import { ConfigError } from './config-error.ts';
 import { parseAuthConfig } from './config-parse.ts';
-import { type AuthConfig } from './config-types.ts';
-import { type AuthProxyFlags } from './flags.ts';
+import type { AuthConfig } from './config-types.ts';
+import type { AuthProxyFlags } from './flags.ts';
 import { AuthProxy } from './proxy.ts';
 import * as m from './metrics.ts';
 import { responseWindow } from './response-window.ts';
 import { registerAuthProxyRoutes } from './routes.ts';
-import { type SharedBuffers } from './state.ts';
+import type { SharedBuffers } from './state.ts';
 
 /** ThreadConfig is a config as the first thread serves it: its text and its shared counting cells. */
 export interface ThreadConfig {

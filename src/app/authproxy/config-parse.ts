@@ -4,7 +4,7 @@ import {
 } from '../../lib/httpproxy/index.ts';
 import { compileAnchored } from '../../lib/regexp/index.ts';
 import { ConfigError } from './config-error.ts';
-import { type AuthConfig, type TargetUrl, type UrlMapEntry, type UserConfig } from './config-types.ts';
+import type { AuthConfig, TargetUrl, UrlMapEntry, UserConfig } from './config-types.ts';
 import { bearerLabel, userAuthKeys } from './credentials.ts';
 import { substituteEnv } from './env-template.ts';
 

@@ -1,4 +1,4 @@
-import { type ForcedArgs, type HeaderPair, type IpFilter } from '../../lib/httpproxy/index.ts';
+import type { ForcedArgs, HeaderPair, IpFilter } from '../../lib/httpproxy/index.ts';
 
 /** TargetUrl is one entry of a url_prefix or default_url list. */
 export interface TargetUrl {

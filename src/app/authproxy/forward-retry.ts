@@ -1,11 +1,11 @@
 // The retry/forward loop: send a request to the route's backends in balancer order until one
 // answers, taking a failing backend out of rotation for -failTimeout.
 
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { discardRestOfBody, forward, type normalizeRequestPath, QueryError, type RequestBody, sendPlain } from '../../lib/httpproxy/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
 import { upstreamPath } from './routing.ts';
-import { type Route, type Target, type UserState } from './state.ts';
+import type { Route, Target, UserState } from './state.ts';
 
 /** ForwardOptions are the flags the loop obeys, plus the injected clock and logger. */
 export interface ForwardOptions {

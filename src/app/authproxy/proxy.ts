@@ -1,11 +1,11 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type BalancingPolicy, normalizeRequestPath, PathError, PoolRegistry, prepareRequestBody, type RequestBody, sendPlain, type SharedSemaphore, upstreamRequestHeaders,
 } from '../../lib/httpproxy/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
 import { authenticate, countHeader } from './authenticate.ts';
-import { type BackendLoad } from './backend-load.ts';
-import { type AuthConfig } from './config-types.ts';
+import type { BackendLoad } from './backend-load.ts';
+import type { AuthConfig } from './config-types.ts';
 import { ERRORS, type ProxyError, type ProxyErrorCode } from './errors.ts';
 import { forwardWithRetries, type ForwardOptions } from './forward-retry.ts';
 import * as m from './metrics.ts';

@@ -1,7 +1,7 @@
-import { type FastifyInstance } from 'fastify';
-import { type HttpServer } from '../../lib/httpserver/index.ts';
-import { type AuthProxy } from './proxy.ts';
-import { type ReloadOutcome } from '../../lib/config/index.ts';
+import type { FastifyInstance } from 'fastify';
+import type { HttpServer } from '../../lib/httpserver/index.ts';
+import type { AuthProxy } from './proxy.ts';
+import type { ReloadOutcome } from '../../lib/config/index.ts';
 
 /** RoutesOptions are what the route table needs. */
 export interface RoutesOptions {

@@ -1,5 +1,5 @@
 import { mergeQueryArgs, type NormalizedPath } from '../../lib/httpproxy/index.ts';
-import { type Route, type Target, type UserState } from './state.ts';
+import type { Route, Target, UserState } from './state.ts';
 
 /**
  * selectRoute picks a user's route for a cleaned, decoded path: the first url_map entry with a

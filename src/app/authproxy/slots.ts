@@ -1,10 +1,10 @@
 // Concurrency slots: every proxied request holds one -maxConcurrentRequests slot (shared by all
 // threads) and one of its user's max_concurrent_requests slots while it is served.
 
-import { type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { SharedSemaphore } from '../../lib/httpproxy/index.ts';
 import * as m from './metrics.ts';
-import { type UserState } from './state.ts';
+import type { UserState } from './state.ts';
 
 /** SlotsOptions size the global limit; globalLimiter is another thread's semaphore buffer to share. */
 export interface SlotsOptions {

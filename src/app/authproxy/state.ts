@@ -1,10 +1,10 @@
-import { type Pool } from 'undici';
+import type { Pool } from 'undici';
 import {
   type Backend, Balancer, type BalancingPolicy, type ExtraHeaders, extraHeaders, type HeaderPair, type IpFilter, type PoolRegistry, SharedSemaphore,
 } from '../../lib/httpproxy/index.ts';
-import { type Counter, type Summary } from '../../lib/metrics/index.ts';
+import type { Counter, Summary } from '../../lib/metrics/index.ts';
 import { BackendLoad } from './backend-load.ts';
-import { type AuthConfig, type TargetUrl, type UserConfig } from './config-types.ts';
+import type { AuthConfig, TargetUrl, UserConfig } from './config-types.ts';
 import * as m from './metrics.ts';
 
 type CounterChild = ReturnType<Counter<string>['labels']>;

@@ -2,8 +2,8 @@
 // the first thread's config, limits and backend loads; metrics and reloads go through the first thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { relayMetricsFromThisThread, renderMetricsWith, takeMetricsDelta } from '../../lib/metrics/index.ts';
-import { type ReloadOutcome } from '../../lib/config/index.ts';
-import { type FromThread, type ThreadData, type ToThread } from './thread-messages.ts';
+import type { ReloadOutcome } from '../../lib/config/index.ts';
+import type { FromThread, ThreadData, ToThread } from './thread-messages.ts';
 
 // Before any module declares a summary: observations are counted by the first thread.
 relayMetricsFromThisThread();

@@ -1,6 +1,6 @@
-import { type MetricsDelta } from '../../lib/metrics/index.ts';
-import { type ThreadConfig } from './component.ts';
-import { type ReloadOutcome } from '../../lib/config/index.ts';
+import type { MetricsDelta } from '../../lib/metrics/index.ts';
+import type { ThreadConfig } from './component.ts';
+import type { ReloadOutcome } from '../../lib/config/index.ts';
 
 /** ThreadData is what a further thread of the auth proxy starts with (its workerData). */
 export interface ThreadData {

@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { canShareListenPort } from '../../lib/httpserver/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
 import { applyMetricsDelta, beforeScrape, writeMetrics } from '../../lib/metrics/index.ts';
-import { type Component } from '../../lib/process/index.ts';
-import { type AuthProxyComponent } from './component.ts';
-import { type FromThread, type ThreadData, type ToThread } from './thread-messages.ts';
+import type { Component } from '../../lib/process/index.ts';
+import type { AuthProxyComponent } from './component.ts';
+import type { FromThread, ThreadData, ToThread } from './thread-messages.ts';
 
 /** ThreadsOptions start the auth proxy's further threads beside the first (the caller's). */
 export interface ThreadsOptions {

@@ -3,8 +3,8 @@
 // (AND-ed into every selector, or added to ingested rows) and `extra_filters[]=<selector>` (OR-ed
 // alternatives, also spelled `extra_filters`).
 import { type ForcedArgs, NO_FORCED_ARGS } from '../../lib/httpproxy/index.ts';
-import { type Claims } from './claims.ts';
-import { type RequestKind } from './path-policy.ts';
+import type { Claims } from './claims.ts';
+import type { RequestKind } from './path-policy.ts';
 
 /** EXTRA_LABEL_NAMES / EXTRA_FILTER_NAMES: the arg names a claim replaces, as the backend decodes them. */
 export const EXTRA_LABEL_NAMES: readonly string[] = ['extra_label'];

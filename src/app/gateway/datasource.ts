@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Agent, type Dispatcher, request } from 'undici';
 import { redactUrl } from '../../lib/config/index.ts';
-import { type HeaderPair } from '../../lib/httpproxy/index.ts';
+import type { HeaderPair } from '../../lib/httpproxy/index.ts';
 import { OAuth2TokenSource } from './oauth2.ts';
 
 /** Secret is a credential given inline or in a file (re-read on every use, so it may rotate). */

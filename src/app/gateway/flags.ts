@@ -2,7 +2,7 @@
 // Strata adds -logInvalidAuthTokens (DECISIONS.md names it), -responseTimeout and the two key-set
 // refresh intervals; everything else is the spec's.
 import { arrayFlag, boolFlag, durationFlag, intFlag, stringFlag } from '../../lib/flags/index.ts';
-import { type LabelPair } from './claims.ts';
+import type { LabelPair } from './claims.ts';
 import { type DatasourceAuth, type DatasourceOptions, parseDatasourceHeaders, type Secret } from './datasource.ts';
 import { parseTarget, type Target } from './proxy.ts';
 import { parseExtraLabels } from './usage-queries.ts';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigReloader, readConfigText } from '../../lib/config/index.ts';
-import { type HttpServer } from '../../lib/httpserver/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
-import { type Component } from '../../lib/process/index.ts';
+import type { HttpServer } from '../../lib/httpserver/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
+import type { Component } from '../../lib/process/index.ts';
 import { Datasource } from './datasource.ts';
-import { type GatewayFlags, type RateLimitFlags } from './flags.ts';
+import type { GatewayFlags, RateLimitFlags } from './flags.ts';
 import { KeyStore } from './key-store.ts';
 import { KeyError, parsePublicKeyPem, type VerificationKey } from './keys.ts';
 import { RateLimiter } from './limiter.ts';

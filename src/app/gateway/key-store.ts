@@ -1,7 +1,7 @@
 // All verification keys of the gateway: PEM keys from flags (fixed for the life of the process)
 // and the keys of every remote key set.
 import { type Algorithm, fits, type VerificationKey } from './keys.ts';
-import { type RemoteKeySet } from './remote-keys.ts';
+import type { RemoteKeySet } from './remote-keys.ts';
 
 /** Candidates are the keys to try for one token, those whose kid matches first. */
 export interface Candidates {

@@ -2,9 +2,9 @@
 // tenant entry"): reads are gated by `queries` limits only; writes by `rows_inserted`,
 // `new_series` and `active_series`. A global entry applies to every tenant's own usage unless the
 // tenant has an entry of the same type and window. Pure: config and usage in, a verdict out.
-import { type Tenant } from './claims.ts';
-import { type RequestKind } from './path-policy.ts';
-import { type LimitEntry, type LimitType, type RateLimitConfig, type Resolution } from './ratelimit-config.ts';
+import type { Tenant } from './claims.ts';
+import type { RequestKind } from './path-policy.ts';
+import type { LimitEntry, LimitType, RateLimitConfig, Resolution } from './ratelimit-config.ts';
 import { tenantKey, type UsageKey, usageKey } from './usage-queries.ts';
 
 /** Exceeded names the limit a request hit. */

@@ -4,8 +4,8 @@
 // (/select/…, /insert/…, /delete/…) are not, so a token can never reach them or another tenant.
 // The table is matched against the *normalized* path (percent escapes decoded, `.`/`..`/`//`
 // resolved, see lib/httpproxy normalizeRequestPath): the backend acts on exactly the path matched.
-import { type NormalizedPath } from '../../lib/httpproxy/index.ts';
-import { type Tenant } from './claims.ts';
+import type { NormalizedPath } from '../../lib/httpproxy/index.ts';
+import type { Tenant } from './claims.ts';
 
 /** RequestKind is what a path does: reads go to -read.url, writes to -write.url. */
 export type RequestKind = 'read' | 'write';

@@ -1,21 +1,21 @@
 // The request path of the gateway: token → path policy → mode → rate limit → rewrite → stream to
 // the target. Every request is answered here, never thrown: client and token problems with their
 // status (errors.ts), a target that does not answer with 502, a bug with 500.
-import { type IncomingMessage, type ServerResponse } from 'node:http';
-import { type Readable } from 'node:stream';
-import { type Pool } from 'undici';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { Pool } from 'undici';
 import {
   type ExtraHeaders, forward, type ForcedArgs, mergeQueryArgs, NO_FORCED_ARGS, normalizeRequestPath, PathError, PoolRegistry, QueryError,
   sendPlain, upstreamRequestHeaders,
 } from '../../lib/httpproxy/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
 import { mayRead, mayWrite } from './claims.ts';
 import { ERRORS, type GatewayErrorCode } from './errors.ts';
 import { FormArgFilter } from './form-args.ts';
-import { type RateLimiter } from './limiter.ts';
+import type { RateLimiter } from './limiter.ts';
 import * as m from './metrics.ts';
 import { type ApiRoute, type RequestKind, routeFor } from './path-policy.ts';
-import { type TokenEntry } from './token-cache.ts';
+import type { TokenEntry } from './token-cache.ts';
 import { tokenFromHeader, type TokenVerifier } from './token-verifier.ts';
 
 /** Target is -read.url or -write.url: where one kind of request goes. */

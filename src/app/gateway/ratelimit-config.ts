@@ -2,7 +2,7 @@
 // from YAML strings. Strict like the auth proxy's: unknown keys and wrong types are errors naming
 // the entry, so a typo never silently removes a limit.
 import { load } from 'js-yaml';
-import { type Tenant } from './claims.ts';
+import type { Tenant } from './claims.ts';
 
 /** LIMIT_TYPES are the limited quantities. */
 export const LIMIT_TYPES = ['queries', 'active_series', 'new_series', 'rows_inserted'] as const;

@@ -4,7 +4,7 @@
 // keys stay in use, and it is retried at the shorter interval.
 import { request } from 'undici';
 import { redactUrl } from '../../lib/config/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
 import { KeyError, keysFromJwks, type VerificationKey } from './keys.ts';
 import * as m from './metrics.ts';
 

@@ -1,5 +1,5 @@
-import { type HttpServer } from '../../lib/httpserver/index.ts';
-import { type GatewayProxy } from './proxy.ts';
+import type { HttpServer } from '../../lib/httpserver/index.ts';
+import type { GatewayProxy } from './proxy.ts';
 
 /**
  * registerGatewayRoutes is the gateway's route table: every path other than the built-in ones

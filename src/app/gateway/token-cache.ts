@@ -1,5 +1,5 @@
-import { type ForcedArgs } from '../../lib/httpproxy/index.ts';
-import { type Claims } from './claims.ts';
+import type { ForcedArgs } from '../../lib/httpproxy/index.ts';
+import type { Claims } from './claims.ts';
 
 /** TokenEntry is a verified token with what it forces on requests, computed once. */
 export interface TokenEntry {

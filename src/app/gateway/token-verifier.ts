@@ -4,9 +4,9 @@
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { claimArgs } from './claim-args.ts';
 import { type Claims, ClaimsError, parseClaims } from './claims.ts';
-import { type KeyStore } from './key-store.ts';
+import type { KeyStore } from './key-store.ts';
 import { type Algorithm, isAlgorithm, type VerificationKey } from './keys.ts';
-import { type TokenCache, type TokenEntry } from './token-cache.ts';
+import type { TokenCache, TokenEntry } from './token-cache.ts';
 
 /** RejectReason is why a token was refused (the `reason` label of gateway_auth_rejects_total). */
 export type RejectReason = 'missing_token' | 'malformed_token' | 'token_too_large' | 'unsupported_alg' | 'bad_signature' | 'unknown_kid' | 'expired' | 'invalid_claims';

@@ -1,8 +1,8 @@
 // Limit usage, refreshed every -ratelimit.refreshInterval from the datasource (DECISIONS.md
 // "Usage queries", "Datasource unreachable"): a query that fails keeps the last usage it gave, so a
 // datasource that is down never blocks traffic by itself; it is logged and counted.
-import { type Logger } from '../../lib/logger/index.ts';
-import { type Usage } from './limiter.ts';
+import type { Logger } from '../../lib/logger/index.ts';
+import type { Usage } from './limiter.ts';
 import * as m from './metrics.ts';
 import { parseUsageAnswer, type UsageKey, type UsageQuery } from './usage-queries.ts';
 

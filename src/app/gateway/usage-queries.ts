@@ -2,8 +2,8 @@
 // per limited quantity and window to -datasource.url, which holds the cluster's own per-tenant
 // statistics, summed by tenant. Pure: query texts and the parsing of answers.
 import { quoteString } from '../../lib/promql/index.ts';
-import { type LabelPair, type Tenant } from './claims.ts';
-import { type LimitType, type RateLimitConfig, type Resolution } from './ratelimit-config.ts';
+import type { LabelPair, Tenant } from './claims.ts';
+import type { LimitType, RateLimitConfig, Resolution } from './ratelimit-config.ts';
 
 /** COUNTERS are the per-tenant counters each rate is computed from (DECISIONS.md "Per-tenant statistics"). */
 const COUNTERS: Readonly<Record<Exclude<LimitType, 'active_series'>, string>> = {

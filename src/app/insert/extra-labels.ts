@@ -1,4 +1,4 @@
-import { type Label, type MetricRow } from '../../lib/storageapi/index.ts';
+import type { Label, MetricRow } from '../../lib/storageapi/index.ts';
 import { InsertError } from './errors.ts';
 
 /** parseExtraLabels reads `extra_label=name=value` args; a later arg with the same name wins. */

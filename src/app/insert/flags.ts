@@ -1,8 +1,8 @@
 import { boolFlag, intFlag, sizeFlag, stringFlag } from '../../lib/flags/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
-import { type Inserter } from '../../lib/storageapi/index.ts';
-import { type InsertOptions } from './ingest.ts';
+import type { Inserter } from '../../lib/storageapi/index.ts';
+import type { InsertOptions } from './ingest.ts';
 import { KeyDictionaries, ParsePool, RecentMetadata } from '../../lib/keyedparse/index.ts';
 
 const maxInsertRequestSize = sizeFlag('maxInsertRequestSize', '32MiB', 'Largest accepted ingestion request body, as sent and after decompression; larger ones get 413');

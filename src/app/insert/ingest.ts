@@ -1,5 +1,5 @@
-import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type KeyThrottle, type Logger } from '../../lib/logger/index.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyThrottle, Logger } from '../../lib/logger/index.ts';
 import { counter } from '../../lib/metrics/index.ts';
 import { common } from '../../lib/protoparser/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';

@@ -1,12 +1,17 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { parseListenAddr } from '../../lib/httpserver/index.ts';
 import { graphite, opentsdb } from '../../lib/protoparser/index.ts';
-import { type Tenant } from '../../lib/storageapi/index.ts';
+import type { Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError } from './errors.ts';
 import { openTsdbPut } from './formats.ts';
 import { type FormatHandler, ingestBody, type InsertOptions } from './ingest.ts';
-import { type ReceiverAddresses } from './flags.ts';
+import type { ReceiverAddresses } from './flags.ts';
+
+// node:http from the CommonJS side: an ES import of it builds its ES facade, which reads every
+// export, and its lazy WebSocket getter loads Node's bundled undici, http2 and webcrypto, ~0.1
+// CPU-seconds of every tsdb start (docs/DECISIONS.md, "Startup of the tsdb binaries").
+const { createServer: createHttpServer } = process.getBuiltinModule('node:http');
 
 /** Receivers are the optional network receivers (SPEC "Network receivers"), each off unless its flag is set. */
 export interface Receivers {

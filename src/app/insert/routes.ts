@@ -1,4 +1,4 @@
-import { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { KeyThrottle } from '../../lib/logger/index.ts';
 import { agentSeries, csvRows, influxLine, jsonLines, nativeBlocks, openTsdbPut, prometheusText, remoteWrite } from './formats.ts';
 import { type FormatHandler, handleIngest, type InsertOptions, type TenantOf } from './ingest.ts';

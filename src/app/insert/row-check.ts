@@ -1,4 +1,4 @@
-import { type MetricRow } from '../../lib/storageapi/index.ts';
+import type { MetricRow } from '../../lib/storageapi/index.ts';
 
 /**
  * MAX_TIMESTAMP_MS is the last millisecond of year 9999. Storage keeps timestamps in

@@ -1,13 +1,13 @@
-import { type FastifyRequest } from 'fastify';
-import { type Logger } from '../../lib/logger/index.ts';
-import { type MetadataReader } from '../../lib/metadata/index.ts';
-import { type RollupOffload } from '../../lib/query/index.ts';
-import { type StorageApi, type Tenant } from '../../lib/storageapi/index.ts';
-import { type ConcurrencyLimiter } from './concurrency.ts';
-import { type SelectLimits } from './flags.ts';
-import { type QueryStats } from './query-stats.ts';
-import { type RollupResultCache } from './rollup-cache.ts';
-import { type VmalertProxy } from './vmalert.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from '../../lib/logger/index.ts';
+import type { MetadataReader } from '../../lib/metadata/index.ts';
+import type { RollupOffload } from '../../lib/query/index.ts';
+import type { StorageApi, Tenant } from '../../lib/storageapi/index.ts';
+import type { ConcurrencyLimiter } from './concurrency.ts';
+import type { SelectLimits } from './flags.ts';
+import type { QueryStats } from './query-stats.ts';
+import type { RollupResultCache } from './rollup-cache.ts';
+import type { VmalertProxy } from './vmalert.ts';
 
 /** SelectDeps are what the read routes need; tests build them directly, the binary from flags. */
 export interface SelectDeps {

@@ -1,7 +1,7 @@
 import { type Expr, type LabelMatcher as AstMatcher, matchesEmpty, parse, type VectorSelector } from '../../lib/promql/index.ts';
-import { type LabelMatcher, type MatchType } from '../../lib/storageapi/index.ts';
+import type { LabelMatcher, MatchType } from '../../lib/storageapi/index.ts';
 import { badData } from './errors.ts';
-import { type RequestParams } from './request-params.ts';
+import type { RequestParams } from './request-params.ts';
 
 /**
  * ExtraFilters come from `extra_label=name=value` (AND-ed into every selector) and

@@ -3,7 +3,7 @@ import { isStaleNaN, type LabelMatcher, type SearchQuery, type SeriesSamples } f
 import { csv, jsonline, native, prometheus } from '../../lib/protoparser/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { applyExtraFilters, parseExtraFilters, parseSelectorArg } from './filters.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 import { parseTimeParam } from './time-params.ts';
 
 /** StreamBody is a streamed response: runRead holds the request's slot until it has been sent. */

@@ -1,5 +1,5 @@
 import { ApiError } from './errors.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 import { DAY_MS } from './time-params.ts';
 
 /** GraphiteNode is one entry of /graphite/metrics/find (DECISIONS.md "Graphite find"). */

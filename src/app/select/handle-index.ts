@@ -1,7 +1,7 @@
-import { type LabelMatcher, type NameCount, type SearchQuery } from '../../lib/storageapi/index.ts';
+import type { LabelMatcher, NameCount, SearchQuery } from '../../lib/storageapi/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { applyExtraFilters, filtersToMatcherSets, parseExtraFilters, parseSelectorArg } from './filters.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 import { DAY_MS, dayRange, parseTimeParam } from './time-params.ts';
 
 // /api/v1/series, /series/count, /labels, /label/<name>/values and /status/tsdb: index lookups

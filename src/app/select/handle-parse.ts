@@ -1,6 +1,6 @@
 import { astToJson, prettyPrint } from '../../lib/promql/index.ts';
 import { requireQuery } from './handle-query.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 
 // /api/v1/format_query and /api/v1/parse_query (Prometheus 2.38+): the query pretty-printed, or its
 // syntax tree. A query that does not parse is 400 bad_data naming where, as for /api/v1/query.

@@ -1,7 +1,7 @@
 import { formatDuration } from '../../lib/flags/index.ts';
 import { badData } from './errors.ts';
-import { type QueryStats, type QueryTotals } from './query-stats.ts';
-import { type ReadContext } from './request-context.ts';
+import type { QueryStats, QueryTotals } from './query-stats.ts';
+import type { ReadContext } from './request-context.ts';
 import { parseStepParam } from './time-params.ts';
 
 // /api/v1/status/active_queries and /api/v1/status/top_queries in VictoriaMetrics' single-node

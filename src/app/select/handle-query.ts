@@ -3,7 +3,7 @@ import { instant, type QueryOptions, type QueryResult, range, type SeriesResult 
 import { ApiError, badData } from './errors.ts';
 import { type ExtraFilters, parseExtraFilters } from './filters.ts';
 import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, pointJson } from './json-writer.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 import { isCacheable, mergeMatrices, sliceMatrix } from './rollup-cache.ts';
 import { parseStepParam, parseTimeParam } from './time-params.ts';
 

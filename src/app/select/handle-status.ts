@@ -1,7 +1,7 @@
 import { readBuildInfo } from '../../lib/buildinfo/index.ts';
 import { parse } from '../../lib/promql/index.ts';
 import { ApiError, badData } from './errors.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 
 // Status and discovery calls Grafana's Prometheus data source makes besides queries, in the
 // response shapes it parses (Prometheus web/api/v1/api.go).

@@ -2,7 +2,7 @@
 // status, delete) over a storageapi StorageApi — in-process for the single node, over the network
 // for a cluster select node.
 export { ConcurrencyLimiter, QueueTimeoutError } from './concurrency.ts';
-export { type RequestScope, type SelectDeps } from './deps.ts';
+export type { RequestScope, SelectDeps } from './deps.ts';
 export { queryStatsFromFlags, selectLimitsFromFlags, vmalertProxyFromFlags, type SelectLimits } from './flags.ts';
 export { QueryStats, type QueryStatsOptions } from './query-stats.ts';
 export { VmalertProxy } from './vmalert.ts';

@@ -1,6 +1,6 @@
 import { common } from '../../lib/protoparser/index.ts';
-import { type SeriesResult } from '../../lib/query/index.ts';
-import { type Labels } from '../../lib/storageapi/index.ts';
+import type { SeriesResult } from '../../lib/query/index.ts';
+import type { Labels } from '../../lib/storageapi/index.ts';
 import { TimestampPrefixes } from './timestamp-prefixes.ts';
 
 // Hand-built JSON for query results: a range result holds millions of points, and building one

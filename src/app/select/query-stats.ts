@@ -1,4 +1,4 @@
-import { type Tenant } from '../../lib/storageapi/index.ts';
+import type { Tenant } from '../../lib/storageapi/index.ts';
 
 // The queries a select node is running, and statistics of the last ones it ran: what
 // VictoriaMetrics serves at /api/v1/status/active_queries and /api/v1/status/top_queries

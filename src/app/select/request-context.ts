@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { formatDuration } from '../../lib/flags/index.ts';
@@ -6,7 +6,7 @@ import { ParseError as QueryParseError } from '../../lib/promql/index.ts';
 import { QueryError } from '../../lib/query/index.ts';
 import { LimitExceededError, MatcherError, NodeUnavailableError } from '../../lib/storageapi/index.ts';
 import { QueueTimeoutError } from './concurrency.ts';
-import { type SelectDeps } from './deps.ts';
+import type { SelectDeps } from './deps.ts';
 import { ApiError, badData } from './errors.ts';
 import { RequestParams } from './request-params.ts';
 import { parseStepParam } from './time-params.ts';

@@ -1,5 +1,5 @@
-import { type Expr } from '../../lib/promql/index.ts';
-import { type SeriesResult } from '../../lib/query/index.ts';
+import type { Expr } from '../../lib/promql/index.ts';
+import type { SeriesResult } from '../../lib/query/index.ts';
 import { labelsJson } from './json-writer.ts';
 
 /** CachedRange is a range-query result for steps start, start+step, …, end (ms), all old enough to keep. */

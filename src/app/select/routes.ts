@@ -1,6 +1,6 @@
-import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formBodiesOnly } from '../../lib/httpserver/index.ts';
-import { type SelectDeps } from './deps.ts';
+import type { SelectDeps } from './deps.ts';
 import { selectAuthKeys } from './flags.ts';
 import { handleExportCsv, handleExportJson, handleExportNative, handleFederate } from './handle-export.ts';
 import { handleGraphiteFind } from './handle-graphite.ts';

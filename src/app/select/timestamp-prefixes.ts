@@ -1,4 +1,4 @@
-import { type SeriesResult } from '../../lib/query/index.ts';
+import type { SeriesResult } from '../../lib/query/index.ts';
 
 // The `[seconds,"` text that starts every point of a matrix answer, once per distinct timestamp
 // of the answer, found by position instead of hashing: the series of a range query share one

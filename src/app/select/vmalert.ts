@@ -1,6 +1,6 @@
-import { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PoolRegistry } from '../../lib/httpproxy/index.ts';
-import { type ReadContext } from './request-context.ts';
+import type { ReadContext } from './request-context.ts';
 
 // Grafana reads alerting rules and alerts from its Prometheus data source (/api/v1/rules,
 // /api/v1/alerts). Strata evaluates no rules; a rule evaluator such as vmalert does. With

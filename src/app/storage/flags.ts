@@ -1,7 +1,7 @@
 import { durationFlag, intFlag, sizeFlag, stringFlag, valueFlag } from '../../lib/flags/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
-import { type MemoryBudget } from '../../lib/memory/index.ts';
-import { type StorageOptions } from '../../lib/storage/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
+import type { MemoryBudget } from '../../lib/memory/index.ts';
+import type { StorageOptions } from '../../lib/storage/index.ts';
 import { formatRetentionPeriod, parseRetentionPeriod } from './retention.ts';
 
 const storageDataPath = stringFlag('storageDataPath', 'strata-data', 'Directory of the stored data; a file named restore-in-progress in it makes the TSDB refuse to start');

@@ -1,5 +1,5 @@
 import { counterFunc, gauge } from '../../lib/metrics/index.ts';
-import { type StorageStats } from '../../lib/storage/index.ts';
+import type { StorageStats } from '../../lib/storage/index.ts';
 
 /**
  * registerStorageMetrics exports the engine's stats on /metrics (issue 3 item 6): rows, series,

@@ -2,8 +2,8 @@
 // tsdb does not grow these flags): the insert and select ports tsdb-insert and tsdb-select dial.
 
 import { stringFlag } from '../../lib/flags/index.ts';
-import { type Logger } from '../../lib/logger/index.ts';
-import { type Storage } from '../../lib/storage/index.ts';
+import type { Logger } from '../../lib/logger/index.ts';
+import type { Storage } from '../../lib/storage/index.ts';
 import { type RpcServer, serveInsertRpc, serveSelectRpc } from '../../lib/storagerpc/index.ts';
 
 const insertAddr = stringFlag('insertAddr', ':8400', 'TCP address to accept connections from tsdb-insert nodes on (the storage node RPC insert port), e.g. ":8400"; IPv6 needs -enableTCP6');

@@ -1,8 +1,8 @@
-import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formBodiesOnly } from '../../lib/httpserver/index.ts';
 import { counter } from '../../lib/metrics/index.ts';
 import { checkSnapshotName, type Storage } from '../../lib/storage/index.ts';
-import { type StorageAuthKeys } from './flags.ts';
+import type { StorageAuthKeys } from './flags.ts';
 
 const snapshotErrors = counter('tsdb_snapshot_errors_total', 'Snapshot API calls that failed', ['op']);
 

@@ -1,5 +1,5 @@
-import { type NodeHealth } from './health.ts';
-import { type Timers } from './call.ts';
+import type { NodeHealth } from './health.ts';
+import type { Timers } from './call.ts';
 
 export interface RecheckerOptions {
   readonly health: NodeHealth;

@@ -1,6 +1,6 @@
-import { type Timers } from './call.ts';
+import type { Timers } from './call.ts';
 import { DEFAULT_HEALTH_POLICY, type HealthPolicy, NodeHealth } from './health.ts';
-import { type NodeState } from './metrics.ts';
+import type { NodeState } from './metrics.ts';
 import { Rechecker } from './recheck.ts';
 
 export interface NodeRotationOptions {

@@ -1,5 +1,5 @@
-import { type Logger } from '../logger/index.ts';
-import { type Counter, type Gauge } from '../metrics/index.ts';
+import type { Logger } from '../logger/index.ts';
+import type { Counter, Gauge } from '../metrics/index.ts';
 
 /** ReloadMetrics are the three series every reloadable config exports (<prefix>_config_last_reload_*). */
 export interface ReloadMetrics {

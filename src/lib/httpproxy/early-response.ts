@@ -1,4 +1,4 @@
-import { type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { buildConnector } from 'undici';
 
 type WriteCallback = (err?: Error | null) => void;

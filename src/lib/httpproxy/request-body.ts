@@ -1,4 +1,4 @@
-import { type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 
 /** RequestBody is what will be sent upstream: nothing, a replayable buffer, or the one-shot client stream. */

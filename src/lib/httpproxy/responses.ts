@@ -1,4 +1,4 @@
-import { type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 /**
  * sendPlain writes a plain-text response directly on the Node response (used after the fastify

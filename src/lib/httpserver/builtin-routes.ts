@@ -1,5 +1,5 @@
-import { type FastifyInstance } from 'fastify';
-import { type FlagSet } from '../flags/index.ts';
+import type { FastifyInstance } from 'fastify';
+import type { FlagSet } from '../flags/index.ts';
 import { METRICS_CONTENT_TYPE, writeMetrics } from '../metrics/index.ts';
 import { captureCpuProfile, CpuProfileBusyError, heapSnapshot } from './pprof.ts';
 import './route-config.ts';

@@ -1,5 +1,5 @@
-import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { timerMs } from '../timer/index.ts';
 
 const kExpired = Symbol('strata.connExpired');

@@ -1,6 +1,6 @@
 import { arrayFlag, boolFlag, durationFlag, FlagError, defaultFlagSet, stringFlag, valueFlag } from '../flags/index.ts';
-import { type Logger } from '../logger/index.ts';
-import { type HttpServerOptions } from './server.ts';
+import type { Logger } from '../logger/index.ts';
+import type { HttpServerOptions } from './server.ts';
 import { cipherList, parseTlsMinVersion } from './tls.ts';
 
 const httpListenAddr = stringFlag('httpListenAddr', ':8428', 'TCP address to listen on for HTTP requests, e.g. ":8428" or "127.0.0.1:8428"; IPv6 needs -enableTCP6');

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * formBodiesOnly makes app (an encapsulated fastify scope) parse url-encoded form bodies and accept

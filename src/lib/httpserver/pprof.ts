@@ -1,5 +1,5 @@
 import { Session } from 'node:inspector/promises';
-import { type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getHeapSnapshot } from 'node:v8';
 

@@ -1,6 +1,6 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { type Server as TlsServer, type TLSSocket } from 'node:tls';
+import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import { parseProxyHeader } from './proxy-protocol.ts';
 
 /** ProxyListenerOptions configure a PROXY-protocol front for an HTTP(S) server. */

@@ -1,10 +1,10 @@
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type IncomingMessage, type Server as HttpServerNode, type ServerResponse } from 'node:http';
-import { type AddressInfo, type Server as NetServer } from 'node:net';
-import { type Server as TlsServer } from 'node:tls';
-import { type FlagSet } from '../flags/index.ts';
-import { type Logger } from '../logger/index.ts';
+import type { IncomingMessage, Server as HttpServerNode, ServerResponse } from 'node:http';
+import type { AddressInfo, Server as NetServer } from 'node:net';
+import type { Server as TlsServer } from 'node:tls';
+import type { FlagSet } from '../flags/index.ts';
+import type { Logger } from '../logger/index.ts';
 import { counter } from '../metrics/index.ts';
 import { checkBasicAuth, constantTimeEqual } from './auth.ts';
 import { builtinRoutes } from './builtin-routes.ts';

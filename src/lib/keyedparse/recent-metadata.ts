@@ -1,5 +1,5 @@
 import { common } from '../protoparser/index.ts';
-import { type Tenant } from '../storageapi/index.ts';
+import type { Tenant } from '../storageapi/index.ts';
 
 /**
  * METADATA_REPEAT_MS: a metadata line seen again unchanged within this window is not decoded again

@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
 import { boolFlag, enumFlag, intFlag, stringFlag, valueFlag } from '../flags/index.ts';
 import { LOG_LEVELS } from './levels.ts';
-import { type LogField, type LoggerOptions } from './logger.ts';
+import type { LogField, LoggerOptions } from './logger.ts';
 import { checkTimezone } from './time.ts';
 
 const loggerFormat = enumFlag('loggerFormat', 'default', ['default', 'json'], 'Format of log lines: default is "<ts>\\t<level>\\t<caller>\\t<msg>"');

@@ -1,5 +1,5 @@
 import { arrayFlag, durationFlag } from '../flags/index.ts';
-import { type Logger } from '../logger/index.ts';
+import type { Logger } from '../logger/index.ts';
 import { checkExtraLabel, startPushMetrics } from './push.ts';
 import { writeMetrics } from './registry.ts';
 

@@ -1,4 +1,4 @@
-import { type Logger } from '../logger/index.ts';
+import type { Logger } from '../logger/index.ts';
 import { timerMs } from '../timer/index.ts';
 
 /** PushOptions configure pushing the /metrics content to remote URLs (-pushmetrics.*). */

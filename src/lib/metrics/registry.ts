@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import { type BuildInfo } from '../buildinfo/index.ts';
+import type { BuildInfo } from '../buildinfo/index.ts';
 import { WindowedSummary } from './windowed-summary.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { flushCompileCache } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import { shutdownDelayMs } from '../httpserver/index.ts';
-import { type Runtime } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
 import { timerMs } from '../timer/index.ts';
 
 /** Component is one started part of a binary, stopped in reverse order of start. */

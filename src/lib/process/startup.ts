@@ -1,7 +1,7 @@
 // Start-up steps the binaries in src/cmd share: a flag value the app rejects ends the process
 // like a bad flag (exit 2), a port that cannot be bound like any start-up failure (exit 1).
 
-import { type Runtime } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
 
 /**
  * flagValueOrExit returns read(); when it throws (an app rejecting its flags' values), it prints

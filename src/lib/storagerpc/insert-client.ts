@@ -7,7 +7,7 @@ import { NodeUnavailableError } from '../storageapi/errors.ts';
 import { checkTenant } from '../storageapi/tenant.ts';
 import { measure, unaryCall } from './client-call.ts';
 import { M_ADD_ROWS, SERVICE_INSERT } from './frame.ts';
-import { type NodeClientOptions } from './options.ts';
+import type { NodeClientOptions } from './options.ts';
 import { clientPool, type ConnectionPool } from './pool.ts';
 import { ClientDictionary } from './rows-codec.ts';
 

@@ -15,7 +15,7 @@ import {
   M_DELETE_SERIES, M_LABEL_NAMES, M_LABEL_VALUES, M_LIST_TENANTS, M_SEARCH_LABEL_SETS, M_SEARCH_SERIES, M_SERIES_COUNT, M_TSDB_STATUS,
   SERVICE_SELECT,
 } from './frame.ts';
-import { type NodeClientOptions } from './options.ts';
+import type { NodeClientOptions } from './options.ts';
 import { clientPool, type ConnectionPool } from './pool.ts';
 import { SeriesStream, streamSeries } from './series-stream.ts';
 

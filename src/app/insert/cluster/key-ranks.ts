@@ -1,5 +1,5 @@
-import { type common } from '../../../lib/protoparser/index.ts';
-import { type Tenant } from '../../../lib/storageapi/index.ts';
+import type { common } from '../../../lib/protoparser/index.ts';
+import type { Tenant } from '../../../lib/storageapi/index.ts';
 import { type Placement, seriesHash } from './placement.ts';
 
 /** UNRANKED marks a key not ranked yet (node indexes stay below 255: Placement's limit). */

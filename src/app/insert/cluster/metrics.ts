@@ -1,7 +1,7 @@
-import { type Logger } from '../../../lib/logger/index.ts';
+import type { Logger } from '../../../lib/logger/index.ts';
 import { counter } from '../../../lib/metrics/index.ts';
-import { type Tenant } from '../../../lib/storageapi/index.ts';
-import { type RouterObserver } from './router.ts';
+import type { Tenant } from '../../../lib/storageapi/index.ts';
+import type { RouterObserver } from './router.ts';
 
 const tenantRows = counter('tsdb_tenant_inserted_rows_total', 'Rows stored, by tenant and ingestion format (the gateway\'s rows_inserted limit reads it)', ['accountID', 'projectID', 'type']);
 const rowsStored = counter('tsdb_storage_node_rows_stored_total', 'Rows a storage node acknowledged, replicas and background re-check copies included', ['node']);

@@ -1,4 +1,4 @@
-import { type Labels, type Tenant } from '../../../lib/storageapi/index.ts';
+import type { Labels, Tenant } from '../../../lib/storageapi/index.ts';
 
 // Which storage nodes hold a series: rendezvous (highest-random-weight) hashing of the series over
 // the node addresses. Every series ranks all nodes by a score of (series hash, node); its copies go

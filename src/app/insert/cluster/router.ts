@@ -2,7 +2,7 @@ import { callNode, type HealthPolicy, NodeRotation, type NodeState, REAL_TIMERS,
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
 import { common } from '../../../lib/protoparser/index.ts';
 import { InsertError } from '../errors.ts';
-import { type KeyedInserter } from '../ingest.ts';
+import type { KeyedInserter } from '../ingest.ts';
 import { KeyRanks } from './key-ranks.ts';
 import { Placement, seriesHash } from './placement.ts';
 

@@ -1,7 +1,7 @@
-import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseTenant, type Tenant } from '../../../lib/storageapi/index.ts';
 import { InsertError } from '../errors.ts';
-import { type InsertOptions } from '../ingest.ts';
+import type { InsertOptions } from '../ingest.ts';
 import { registerInsertRoutes } from '../routes.ts';
 
 /**

@@ -1,7 +1,7 @@
-import { type Logger } from '../../../lib/logger/index.ts';
+import type { Logger } from '../../../lib/logger/index.ts';
 import { counter } from '../../../lib/metrics/index.ts';
-import { type Tenant } from '../../../lib/storageapi/index.ts';
-import { type FanoutObserver } from './fanout.ts';
+import type { Tenant } from '../../../lib/storageapi/index.ts';
+import type { FanoutObserver } from './fanout.ts';
 
 const tenantRequests = counter('tsdb_tenant_select_requests_total', 'Read requests, by tenant (the gateway\'s queries limit reads it)', ['accountID', 'projectID']);
 const partialResponses = counter('tsdb_select_partial_responses_total', 'Answers that lacked more storage nodes than -replicationFactor covers: sent with "isPartial": true, or refused with 503 under -search.denyPartialResponse');

@@ -1,11 +1,11 @@
-import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_TENANT, formatTenant, parseTenant, type Tenant, type TenantLister } from '../../../lib/storageapi/index.ts';
-import { type RequestScope, type SelectDeps } from '../deps.ts';
+import type { RequestScope, SelectDeps } from '../deps.ts';
 import { ApiError, badData } from '../errors.ts';
 import { type ReadContext, runRead } from '../request-context.ts';
-import { type SelectPaths } from '../routes.ts';
+import type { SelectPaths } from '../routes.ts';
 import { parseTimeParam } from '../time-params.ts';
-import { type FanoutStorage } from './fanout.ts';
+import type { FanoutStorage } from './fanout.ts';
 import { countTenantRequest } from './metrics.ts';
 
 /** CLUSTER_PATHS serve the read API under /select/<tenant>/prometheus (and /graphite), deletion under /delete/<tenant>/prometheus (SPEC D). */

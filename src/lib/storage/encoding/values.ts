@@ -1,7 +1,7 @@
 import { type ByteWriter, varintLen } from '../../bytes/index.ts';
 import { decimalExponent, NOT_DECIMAL, toMantissa } from './decimal.ts';
 import { ENC_ZSTD } from './timestamps.ts';
-import { maybeCompress } from './zstd.ts';
+import { maybeCompressTransient } from './zstd.ts';
 
 // Value encodings (the byte is stored in the block header; ENC_ZSTD is or-ed in when compressed;
 // values-decode.ts reads them):
@@ -47,7 +47,7 @@ export class ValueEncoder {
     }
     const kind = this.#encodeDecimal(vals, start, end, w) ?? encodeXor(vals, start, end, w);
     if (this.zstdLevel > 0) {
-      const packed = maybeCompress(w.buf.subarray(begin, w.pos), this.zstdLevel);
+      const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), this.zstdLevel);
       if (packed) {
         w.pos = begin;
         w.writeBytes(packed);

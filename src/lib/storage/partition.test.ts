@@ -69,13 +69,15 @@ describe('data parts', () => {
     const dataDir = newDir();
     const parts = new Map<string, Partition>();
     const feb = Date.UTC(2024, 1, 1);
-    await flush(dataDir, parts, [[2, JAN + 2000, 20], [1, JAN + 1000, 1.5], [1, JAN, 1], [2, feb, 21], [1, JAN + 1000, 9]]);
+    await flush(dataDir, parts, [[2, JAN + 2000, 20], [1, JAN + 1000, 1.5], [1, JAN, 1], [2, feb, 21], [1, JAN + 1000, 9], [3, JAN + 3000, 30]]);
     expect([...parts.keys()].sort()).toEqual(['2024_01', '2024_02']);
     const jan = parts.get('2024_01')!;
     // out of order input comes back sorted; the duplicate keeps the larger value
     expect(read(jan, 1)).toEqual([[JAN, 1], [JAN + 1000, 9]]);
     expect(read(jan, 2)).toEqual([[JAN + 2000, 20]]);
     expect(read(parts.get('2024_02')!, 2)).toEqual([[feb, 21]]);
+    // a series after one that ended in February goes back to January's part
+    expect(read(jan, 3)).toEqual([[JAN + 3000, 30]]);
     // time range filtering works at block granularity: the caller crops
     expect(read(jan, 1, JAN + 5000)).toEqual([]);
     expect(partitionNameOf(feb - 1)).toBe('2024_01');

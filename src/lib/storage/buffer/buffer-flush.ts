@@ -3,7 +3,7 @@ import { normalizeSamples } from '../../storageapi/dedup.ts';
 import { newPartName } from '../common/fs-util.ts';
 import type { PartMeta } from '../part/part-format.ts';
 import { PartWriter } from '../part/part-writer.ts';
-import { nextPartitionStart, partitionNameOf } from '../common/partition-name.ts';
+import { nextPartitionStart, partitionNameOf, partitionRange } from '../common/partition-name.ts';
 import type { BufferSource } from './raw-buffer.ts';
 import { SeriesScratch } from '../part/series-scratch.ts';
 
@@ -49,6 +49,7 @@ export async function writeBufferParts(buffers: readonly BufferSource[], opts: F
     }
     return e.w;
   };
+  const months = new MonthWriters(writerOf);
   try {
     for (const id of ids) {
       if (opts.isDeleted(id)) continue;
@@ -58,7 +59,7 @@ export async function writeBufferParts(buffers: readonly BufferSource[], opts: F
         s.n += b.copySeries(id, s.ts, s.vals, s.n);
       }
       s.n = normalizeSamples(s.ts, s.vals, s.n, opts.dedupMs);
-      writeByPartition(s, id, writerOf);
+      months.write(s, id);
       sinceYield += s.n;
       if (sinceYield >= YIELD_EVERY_ROWS) {
         sinceYield = 0;
@@ -75,17 +76,37 @@ export async function writeBufferParts(buffers: readonly BufferSource[], opts: F
   }
 }
 
-// A series' samples may straddle a month boundary: each run goes to its own partition.
-function writeByPartition(s: SeriesScratch, id: number, writerOf: (p: string) => PartWriter): void {
-  let start = 0;
-  while (start < s.n) {
-    const limit = nextPartitionStart(s.ts[start]!);
-    let end = start + 1;
-    while (end < s.n && s.ts[end]! < limit) end++;
-    const w = writerOf(partitionNameOf(s.ts[start]!));
-    if (start === 0 && end === s.n) w.addSeries(id, s.ts, s.vals, s.n);
-    else w.addSeries(id, s.ts.subarray(start, end), s.vals.subarray(start, end), end - start);
-    start = end;
+// A series' samples may straddle a month boundary: each run goes to its own partition. The month
+// of the last run is remembered (nearly every series of a flush falls in it), so the partition's
+// name and end are computed once per month rather than for every series.
+class MonthWriters {
+  #from = 1;
+  #to = 0;
+  #w: PartWriter | undefined;
+  readonly #writerOf: (p: string) => PartWriter;
+
+  constructor(writerOf: (p: string) => PartWriter) {
+    this.#writerOf = writerOf;
+  }
+
+  write(s: SeriesScratch, id: number): void {
+    let start = 0;
+    while (start < s.n) {
+      const t0 = s.ts[start]!;
+      if (!(t0 >= this.#from && t0 < this.#to)) {
+        this.#to = nextPartitionStart(t0);
+        const name = partitionNameOf(t0);
+        this.#from = partitionRange(name).minTs;
+        this.#w = this.#writerOf(name);
+      }
+      const limit = this.#to;
+      let end = start + 1;
+      while (end < s.n && s.ts[end]! < limit) end++;
+      const w = this.#w!;
+      if (start === 0 && end === s.n) w.addSeries(id, s.ts, s.vals, s.n);
+      else w.addSeries(id, s.ts.subarray(start, end), s.vals.subarray(start, end), end - start);
+      start = end;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ByteWriter } from '../../bytes/index.ts';
-import { maybeCompress } from './zstd.ts';
+import { maybeCompressTransient } from './zstd.ts';
 
 // Timestamps of a block are strictly ascending integers in ms. The first one is kept by the
 // caller (the block header's minTs), so the stream starts at the first delta. Scrapes at a fixed
@@ -45,7 +45,7 @@ export function encodeTimestamps(ts: Float64Array, start: number, end: number, w
   }
   w.writeUvarint(prevDelta);
   if (zstdLevel > 0) {
-    const packed = maybeCompress(w.buf.subarray(begin, w.pos), zstdLevel);
+    const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), zstdLevel);
     if (packed) {
       w.pos = begin;
       w.writeBytes(packed);

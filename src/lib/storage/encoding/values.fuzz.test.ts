@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteWriter } from '../../bytes/index.ts';
+import { ByteReader, ByteWriter } from '../../bytes/index.ts';
+import { decimalExponent, NOT_DECIMAL, toMantissa } from './decimal.ts';
 import { MAX_TIMESTAMP_ABS, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps } from './timestamps-decode.ts';
-import { ValueEncoder } from './values.ts';
+import { V_DECIMAL_DELTA2_TAIL, V_DECIMAL_DELTA_TAIL, ValueEncoder } from './values.ts';
 import { decodeValues } from './values-decode.ts';
 import { CorruptDataError } from '../common/errors.ts';
 import { STALE_NAN } from '../../storageapi/stale.ts';
@@ -34,6 +35,26 @@ describe('value encoding properties', () => {
         expect(sameBits(out, src)).toBe(true);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('picks the smallest exponent of the block and lists exactly the values that do not convert at it', () => {
+    // The encoder finds both in one pass; this is their definition.
+    const decimalish = fc.oneof(valueArb, fc.integer({ min: -10_000_000, max: 10_000_000 }).chain((i) => fc.constantFrom(i / 10, i / 1000, i / 1e6, i * 1e3)));
+    fc.assert(
+      fc.property(fc.array(decimalish, { minLength: 2, maxLength: 300 }), (vals) => {
+        const src = Float64Array.from(vals);
+        const w = new ByteWriter();
+        const enc = new ValueEncoder(0).encode(src, 0, src.length, w);
+        if (enc !== V_DECIMAL_DELTA_TAIL && enc !== V_DECIMAL_DELTA2_TAIL) return;
+        let exp = NOT_DECIMAL;
+        for (const v of src) exp = Math.min(exp, decimalExponent(v));
+        const misses = Array.from(src).filter((v) => Number.isNaN(toMantissa(v, exp))).length;
+        const r = new ByteReader(w.copy(), 'prop');
+        expect(r.readVarint()).toBe(exp);
+        expect(r.readUvarint()).toBe(misses);
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -1,7 +1,7 @@
 import { type ByteWriter, varintLen } from '../../bytes/index.ts';
 import { decimalExponent, NOT_DECIMAL, toMantissa } from './decimal.ts';
 import { ENC_ZSTD } from './timestamps.ts';
-import { maybeCompress } from './zstd.ts';
+import { maybeCompressTransient } from './zstd.ts';
 
 // Value encodings (the byte is stored in the block header; ENC_ZSTD is or-ed in when compressed;
 // values-decode.ts reads them):
@@ -47,7 +47,7 @@ export class ValueEncoder {
     }
     const kind = this.#encodeDecimal(vals, start, end, w) ?? encodeXor(vals, start, end, w);
     if (this.zstdLevel > 0) {
-      const packed = maybeCompress(w.buf.subarray(begin, w.pos), this.zstdLevel);
+      const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), this.zstdLevel);
       if (packed) {
         w.pos = begin;
         w.writeBytes(packed);
@@ -59,27 +59,42 @@ export class ValueEncoder {
 
   #encodeDecimal(vals: Float64Array, start: number, end: number, w: ByteWriter): number | undefined {
     const n = end - start;
-    let exp = NOT_DECIMAL;
-    for (let i = start; i < end; i++) {
-      const e = decimalExponent(vals[i]!);
-      if (e < exp) exp = e;
-    }
-    if (exp === NOT_DECIMAL) return undefined;
     if (this.#mantissas.length < n) this.#mantissas = new Float64Array(n * 2);
     const ms = this.#mantissas;
     const exc = this.#exceptions;
-    exc.length = 0;
+    // One pass finds the block's exponent (the smallest decimalExponent of its values) and the
+    // mantissas at it: a value that converts at the exponent found so far (<= 0) has its own
+    // exponent at or above it (decimalExponent tries the same expressions from 10^-1 down), so
+    // only values that do not convert pay for decimalExponent; a smaller exponent restarts the
+    // pass. Blocks settle on their exponent within the first few values, so this is one
+    // toMantissa per value where two loops cost a decimalExponent and a toMantissa each.
+    let exp = NOT_DECIMAL;
     let prev = 0;
+    exc.length = 0;
     for (let i = 0; i < n; i++) {
-      const m = toMantissa(vals[start + i]!, exp);
+      const v = vals[start + i]!;
+      let m = exp <= 0 ? toMantissa(v, exp) : NaN;
+      if (m !== m) {
+        const e = decimalExponent(v);
+        if (e < exp) {
+          exp = e;
+          exc.length = 0;
+          prev = 0;
+          i = -1;
+          continue;
+        }
+        // Above 0 the exponent is no bound (decimalExponent gives 0 to every integer up to
+        // MAX_MANTISSA), so there every value is checked against it.
+        if (exp > 0 && exp !== NOT_DECIMAL) m = toMantissa(v, exp);
+      }
       if (m === m) {
         prev = m;
       } else {
         exc.push(i);
-        if (exc.length > n * MAX_EXCEPTION_SHARE) return undefined;
       }
       ms[i] = prev;
     }
+    if (exp === NOT_DECIMAL || exc.length > n * MAX_EXCEPTION_SHARE) return undefined;
     // Leading exceptions had no previous mantissa: borrow the first real one to keep deltas small.
     let lead = 0;
     while (lead < exc.length && exc[lead] === lead) lead++;

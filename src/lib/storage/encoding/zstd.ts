@@ -12,15 +12,20 @@ import { inflateTransient } from './zstd-decompressor.ts';
 export const MIN_COMPRESS_BYTES = 512;
 
 /**
- * maybeCompress returns zstd(raw) when that saves at least an eighth of the bytes, else
- * undefined (store raw). level is a zstd level (1 fast … 19 small).
+ * maybeCompressTransient returns zstd(raw) when that saves at least an eighth of the bytes, else
+ * undefined (store raw). level is a zstd level (1 fast … 19 small). The bytes may be a view of a
+ * buffer the next compression on this thread reuses: for callers that copy them at once (block
+ * encoders writing into their ByteWriter), which then allocate nothing per block.
  */
-export function maybeCompress(raw: Uint8Array, level: number): Uint8Array | undefined {
+export function maybeCompressTransient(raw: Uint8Array, level: number): Uint8Array | undefined {
   if (raw.length < MIN_COMPRESS_BYTES) return undefined;
-  const fast = deflateTransient(raw, level);
-  if (fast !== undefined) return fast.length <= raw.length - (raw.length >> 3) ? fast.slice() : undefined;
-  const out = zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+  const out = deflateTransient(raw, level) ?? zstdCompressSync(raw, { params: { [constants.ZSTD_c_compressionLevel]: level } });
   return out.length <= raw.length - (raw.length >> 3) ? out : undefined;
+}
+
+/** maybeCompress is maybeCompressTransient with bytes of their own. */
+export function maybeCompress(raw: Uint8Array, level: number): Uint8Array | undefined {
+  return maybeCompressTransient(raw, level)?.slice();
 }
 
 /** compress always returns a zstd frame of raw. */

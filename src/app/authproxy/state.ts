@@ -1,4 +1,4 @@
-import { type Pool } from 'undici';
+import type { Pool } from 'undici';
 import {
   type Backend, Balancer, type BalancingPolicy, type ExtraHeaders, extraHeaders, type HeaderPair, type IpFilter, type PoolRegistry, SharedSemaphore,
 } from '../../lib/httpproxy/index.ts';

@@ -1,6 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type Readable } from 'node:stream';
-import { type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { downstreamResponseHeaders } from './headers.ts';
 import { ReadBufferRelease } from './read-buffers.ts';
 import { BodyRelay } from './request-body.ts';

@@ -10,14 +10,12 @@
 // old-generation floor any more: it saved full collections that the read buffers' external memory
 // no longer causes, at up to 128 MiB of garbage per thread. The process re-executes itself once with
 // these flags (same PID, so signals and supervisors are unaffected) unless a semi-space size was
-// given explicitly (docs/DECISIONS.md, "Auth proxy": "V8 garbage collection").
+// given explicitly (docs/DECISIONS.md, "Auth proxy": "V8 garbage collection"), with two malloc
+// arenas and fixed malloc thresholds (AUTHPROXY_TUNING, "Auth proxy memory").
 import { reexecTuned } from '../lib/process/reexec.ts';
+import { AUTHPROXY_TUNING } from '../lib/process/tuning.ts';
 
-reexecTuned({
-  keyFlag: '--max-semi-space-size',
-  nodeFlags: ['--max-semi-space-size=4', '--no-allocation-site-pretenuring', '--single-threaded-gc'],
-  optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC',
-});
+reexecTuned(AUTHPROXY_TUNING);
 
 const { authProxyFlagsFromFlags, initAuthProxy, ProxyThreads, threadCount } = await import('../app/authproxy/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { request } from 'undici';
 import { redactUrl } from '../logger/index.ts';
 
 /**
@@ -9,6 +8,8 @@ import { redactUrl } from '../logger/index.ts';
  */
 export async function readConfigText(location: string, what: string, timeoutMs = 30_000): Promise<string> {
   if (/^https?:\/\//i.test(location)) {
+    // undici is loaded for URL sources only: its index costs a process ~20 MiB (lib/httpproxy/undici-core.ts).
+    const { request } = await import('undici');
     let res;
     try {
       res = await request(location, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, maxRedirections: 0 } as Parameters<typeof request>[1]);

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector as BuildConnector } from 'undici';
+import { buildConnector } from './undici-core.ts';
 
 type WriteCallback = (err?: Error | null) => void;
 interface WritableInternals {
@@ -59,7 +60,7 @@ function holdPeerGone(socket: Socket, cb: WriteCallback): WriteCallback {
  * earlyResponseConnector is undici's connector (connectTimeoutMs bounds TCP and TLS setup) whose
  * sockets read a backend's early answer after a failed write (see readResponseAfterWriteError).
  */
-export function earlyResponseConnector(connectTimeoutMs: number): buildConnector.connector {
+export function earlyResponseConnector(connectTimeoutMs: number): BuildConnector.connector {
   const connect = buildConnector({ timeout: connectTimeoutMs });
   return (options, callback) => connect(options, (err, socket) => {
     // undici calls back with the error alone when the connection fails.

@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool } from './undici-core.ts';
 import { earlyResponseConnector } from './early-response.ts';
 
 /** PoolOptions configure the upstream connection pool of each backend origin. */

@@ -16,3 +16,18 @@ export const TSDB_TUNING: ReexecOptions = {
   env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
   optOutVar: 'STRATA_TSDB_NO_REEXEC',
 };
+
+/**
+ * AUTHPROXY_TUNING: the auth proxy's Node flags (src/cmd/authproxy.ts says why each) and malloc
+ * settings. Every proxy thread mallocs its socket read buffers (64 KiB per read), so glibc's
+ * per-thread arenas (up to 8 per core) and its dynamic mmap threshold (raised to the largest freed
+ * mapping, up to 32 MiB) left freed buffers spread over arenas that are never trimmed: two arenas
+ * and fixed thresholds (a 128 KiB mmap threshold keeps the 64 KiB reads in the arenas for reuse)
+ * bound it. STRATA_AUTHPROXY_NO_REEXEC=1 runs the binary as started.
+ */
+export const AUTHPROXY_TUNING: ReexecOptions = {
+  keyFlag: '--max-semi-space-size',
+  nodeFlags: ['--max-semi-space-size=4', '--no-allocation-site-pretenuring', '--single-threaded-gc'],
+  env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
+  optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC',
+};

@@ -30,7 +30,7 @@ function withIndex<T>(core: StorageCore, tenant: Tenant, range: TimeRange, signa
   const view = core.index.view();
   const tk = tenantKey(tenant);
   try {
-    return fn({ view, tenant: tk, minDay, maxDay, isDeleted: core.isDeleted, signal, labelsOf: (id) => labelsOfSeries(core, tk, id) });
+    return fn({ view, tenant: tk, minDay, maxDay, isDeleted: core.isDeleted, noneDeleted: core.deleted.size === 0, signal, labelsOf: (id) => labelsOfSeries(core, tk, id) });
   } finally {
     view.release();
   }

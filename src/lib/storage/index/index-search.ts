@@ -13,6 +13,8 @@ export interface IndexQuery {
   readonly minDay: number;
   readonly maxDay: number;
   readonly isDeleted: (id: number) => boolean;
+  /** noneDeleted, when true, says no series is deleted (isDeleted is false for every ID). */
+  readonly noneDeleted?: boolean;
   readonly signal: AbortSignal;
   /**
    * labelsOf, when set, returns the labels of a series (from a cache): once literal matchers

@@ -1,7 +1,7 @@
 import { ArrayCursor, MergedCursor, PartCursor, type ItemCursor } from './cursor.ts';
 import { unionIds } from './id-sets.ts';
 import { type IndexPart, lowerBound } from './index-part.ts';
-import { readIdKey } from './keys.ts';
+import { decodeText, readIdKey } from './keys.ts';
 
 /**
  * IndexView is a consistent read-only view of the index: the parts and in-memory tables live
@@ -51,11 +51,17 @@ export class IndexView {
     const upper = prefix + '\u0100';
     const sets: Float64Array[] = [];
     for (const p of this.#parts) {
-      const out: number[] = [];
+      // A part's items with the prefix are prefix + ID in ID order: their IDs are runs of the
+      // blocks' decoded tail IDs, copied (callers own the sets they get).
+      const runs: Float64Array[] = [];
       for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
-        if (!appendIds(p.block(b), prefix, upper, out)) break;
+        const items = p.block(b);
+        const from = lowerBound(items, prefix);
+        const to = lowerBound(items, upper, from);
+        if (to > from) runs.push(p.blockIds(b).subarray(from, to));
+        if (to < items.length) break;
       }
-      sets.push(Float64Array.from(out));
+      sets.push(concat(runs));
     }
     for (const m of this.#mems) {
       const out: number[] = [];
@@ -65,11 +71,49 @@ export class IndexView {
     return unionIds(sets);
   }
 
+  /**
+   * distinctTexts returns, per source, the distinct texts that the items starting with prefix
+   * hold right after it (the label names of one day, the values of one label on a day), in item
+   * order; one list per source. A part's lists are memoized with it (parts never change).
+   */
+  distinctTexts(prefix: string): string[][] {
+    const out: string[][] = [];
+    for (const p of this.#parts) out.push(p.texts(prefix, () => textsAfter(new PartCursor(p), prefix)));
+    for (const m of this.#mems) if (m.length > 0) out.push(textsAfter(new ArrayCursor(m), prefix));
+    return out;
+  }
+
   release(): void {
     if (this.#released) return;
     this.#released = true;
     for (const p of this.#parts) p.release();
   }
+}
+
+// textsAfter lists the distinct encoded texts following prefix in the items of c, decoded: one
+// seek per text, past all its items.
+function textsAfter(c: ItemCursor, prefix: string): string[] {
+  const out: string[] = [];
+  c.seek(prefix);
+  for (let item = c.current; item !== undefined && item.startsWith(prefix); item = c.current) {
+    const [text, end] = decodeText(item, prefix.length);
+    out.push(text);
+    // The text's 0x00 terminator is at end - 1; 0x01 there sorts after all its items.
+    c.seek(item.slice(0, end - 1) + '\x01');
+  }
+  return out;
+}
+
+function concat(runs: readonly Float64Array[]): Float64Array {
+  let n = 0;
+  for (const r of runs) n += r.length;
+  const out = new Float64Array(n);
+  n = 0;
+  for (const r of runs) {
+    out.set(r, n);
+    n += r.length;
+  }
+  return out;
 }
 
 // appendIds appends the IDs of the items of sorted array items in [prefix, upper) to out and

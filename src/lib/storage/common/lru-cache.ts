@@ -8,9 +8,9 @@
  * path (the labels of every series a search returns). Eviction still takes the least recently
  * used half first.
  */
-export class LruCache<V> {
+export class LruCache<V, K extends string | number = string> {
   readonly maxBytes: number;
-  #map = new Map<string, { value: V; bytes: number; at: number }>();
+  #map = new Map<K, { value: V; bytes: number; at: number }>();
   // #clock counts insertions and moves; an entry's `at` is the count when it last reached the end.
   #clock = 0;
   #bytes = 0;
@@ -21,7 +21,7 @@ export class LruCache<V> {
     this.maxBytes = maxBytes;
   }
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const e = this.#map.get(key);
     if (e === undefined) {
       this.misses++;
@@ -36,7 +36,7 @@ export class LruCache<V> {
     return e.value;
   }
 
-  set(key: string, value: V, bytes: number): void {
+  set(key: K, value: V, bytes: number): void {
     const old = this.#map.get(key);
     if (old) {
       this.#bytes -= old.bytes;
@@ -57,7 +57,7 @@ export class LruCache<V> {
   /** deletePrefix drops every entry whose key starts with prefix (a part that went away). */
   deletePrefix(prefix: string): void {
     for (const [k, e] of this.#map) {
-      if (k.startsWith(prefix)) {
+      if (typeof k === 'string' && k.startsWith(prefix)) {
         this.#bytes -= e.bytes;
         this.#map.delete(k);
       }

@@ -58,8 +58,8 @@ function forEachValue(q: IndexQuery, day: number, name: string, valueHead: strin
   }
 }
 
-function idsOfValue(q: IndexQuery, day: number, name: string, value: string): Float64Array {
-  return q.view.idsWithPrefix(dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value));
+function idsOfValue(q: IndexQuery, day: number, name: string, value: string, shared: boolean): Float64Array {
+  return q.view.idsWithPrefix(dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value), shared);
 }
 
 /** allSeriesOfDay returns every series with samples on day. */
@@ -67,9 +67,12 @@ export function allSeriesOfDay(q: IndexQuery, day: number): Float64Array {
   return q.view.idsWithPrefix(dayPrefix(KIND_DAY_SERIES, q.tenant, day));
 }
 
-/** idsWhere returns the series of day having label m.name with a value for which want(value). */
-function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean): Float64Array {
-  if (want && m.literals) return unionIds(m.literals.map((v) => idsOfValue(q, day, m.name, v)));
+/**
+ * idsWhere returns the series of day having label m.name with a value for which want(value).
+ * With shared, the answer may be a view of cached IDs (IndexView.idsWithPrefix).
+ */
+function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean, shared = false): Float64Array {
+  if (want && m.literals) return unionIds(m.literals.map((v) => idsOfValue(q, day, m.name, v, shared)));
   const parts: Float64Array[] = [];
   forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, valuePrefix) => {
     if (m.matches(value) === want) parts.push(q.view.idsWithPrefix(valuePrefix));
@@ -90,22 +93,39 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
   const byLabels: CompiledMatcher[] = [];
   const few = (ids: Float64Array | undefined): ids is Float64Array => ids !== undefined && ids.length <= LABEL_FILTER_MAX && q.labelsOf !== undefined;
   let ids: Float64Array | undefined;
+  // The first matcher's set may be a view of cached IDs (read only); the set operations below
+  // return new arrays, and a view still held at the end is copied.
+  let owned = true;
   for (const m of positive) {
     if (few(ids) && !m.literals) {
       byLabels.push(m);
       continue;
     }
-    const got = idsWhere(q, day, m, true);
-    ids = ids === undefined ? got : intersectIds(ids, got);
+    const got = idsWhere(q, day, m, true, true);
+    if (ids === undefined) {
+      ids = got;
+      owned = false;
+    } else {
+      ids = intersectIds(ids, got);
+      owned = true;
+    }
     if (ids.length === 0) return EMPTY_IDS;
   }
-  ids ??= allSeriesOfDay(q, day);
+  if (ids === undefined) {
+    ids = allSeriesOfDay(q, day);
+    owned = true;
+  }
   for (const m of negative) {
     if (ids.length === 0) break;
     if (few(ids)) byLabels.push(m);
-    else ids = subtractIds(ids, idsWhere(q, day, m, false));
+    else {
+      const rest = subtractIds(ids, idsWhere(q, day, m, false));
+      if (rest !== ids) owned = true;
+      ids = rest;
+    }
   }
-  return byLabels.length > 0 ? filterByLabels(q, ids, byLabels) : ids;
+  if (byLabels.length > 0) return filterByLabels(q, ids, byLabels);
+  return owned ? ids : ids.slice();
 }
 
 // filterByLabels keeps the IDs whose labels every matcher accepts ("" for a missing label).

@@ -44,15 +44,17 @@ export class IndexView {
   /**
    * idsWithPrefix returns the sorted, distinct series IDs of the items that are prefix followed
    * by an 8-byte ID key (per-day items of a label value, of a day). It reads each source's sorted
-   * blocks directly: no per-item merging of sources, no per-item prefix test.
+   * blocks directly: no per-item merging of sources, no per-item prefix test. With shared, the
+   * answer may be a view of a cached block's IDs: the caller only reads it, and copies what it
+   * keeps or hands on.
    */
-  idsWithPrefix(prefix: string): Float64Array {
+  idsWithPrefix(prefix: string, shared = false): Float64Array {
     // Items are binary strings (chars <= 0xff), so every item with the prefix sorts below this.
     const upper = prefix + '\u0100';
     const sets: Float64Array[] = [];
     for (const p of this.#parts) {
       // A part's items with the prefix are prefix + ID in ID order: their IDs are runs of the
-      // blocks' decoded tail IDs, copied (callers own the sets they get).
+      // blocks' decoded tail IDs.
       const runs: Float64Array[] = [];
       for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
         const items = p.block(b);
@@ -61,13 +63,14 @@ export class IndexView {
         if (to > from) runs.push(p.blockIds(b).subarray(from, to));
         if (to < items.length) break;
       }
-      sets.push(concat(runs));
+      if (runs.length > 0) sets.push(shared && runs.length === 1 ? runs[0]! : concat(runs));
     }
     for (const m of this.#mems) {
       const out: number[] = [];
       appendIds(m, prefix, upper, out);
-      sets.push(Float64Array.from(out));
+      if (out.length > 0) sets.push(Float64Array.from(out));
     }
+    // unionIds hands a lone set back as it is: a copy made here unless shared.
     return unionIds(sets);
   }
 

@@ -1,6 +1,6 @@
 import type { Labels } from '../../storageapi/api.ts';
 import { LimitExceededError } from '../../storageapi/errors.ts';
-import { EMPTY_IDS, intersectIds, subtractIds, unionIds } from './id-sets.ts';
+import { EMPTY_IDS, intersectIds, intersectRuns, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
 import { type CompiledMatcher, labelsMatch } from '../../storageapi/matchers.ts';
@@ -58,8 +58,12 @@ function forEachValue(q: IndexQuery, day: number, name: string, valueHead: strin
   }
 }
 
-function idsOfValue(q: IndexQuery, day: number, name: string, value: string, shared: boolean): Float64Array {
-  return q.view.idsWithPrefix(dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value), shared);
+function valuePrefix(q: IndexQuery, day: number, name: string, value: string): string {
+  return dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value);
+}
+
+function idsOfValue(q: IndexQuery, day: number, name: string, value: string): Float64Array {
+  return q.view.idsWithPrefix(valuePrefix(q, day, name, value));
 }
 
 /** allSeriesOfDay returns every series with samples on day. */
@@ -67,12 +71,9 @@ export function allSeriesOfDay(q: IndexQuery, day: number): Float64Array {
   return q.view.idsWithPrefix(dayPrefix(KIND_DAY_SERIES, q.tenant, day));
 }
 
-/**
- * idsWhere returns the series of day having label m.name with a value for which want(value).
- * With shared, the answer may be a view of cached IDs (IndexView.idsWithPrefix).
- */
-function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean, shared = false): Float64Array {
-  if (want && m.literals) return unionIds(m.literals.map((v) => idsOfValue(q, day, m.name, v, shared)));
+/** idsWhere returns the series of day having label m.name with a value for which want(value). */
+function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean): Float64Array {
+  if (want && m.literals) return unionIds(m.literals.map((v) => idsOfValue(q, day, m.name, v)));
   const parts: Float64Array[] = [];
   forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, valuePrefix) => {
     if (m.matches(value) === want) parts.push(q.view.idsWithPrefix(valuePrefix));
@@ -92,40 +93,34 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
   positive.sort((a, b) => (a.literals ? a.literals.length : 1e9) - (b.literals ? b.literals.length : 1e9));
   const byLabels: CompiledMatcher[] = [];
   const few = (ids: Float64Array | undefined): ids is Float64Array => ids !== undefined && ids.length <= LABEL_FILTER_MAX && q.labelsOf !== undefined;
+  // The equality matchers (first after the sort) are intersected in one pass over their IDs
+  // as the index holds them (IndexView.idRuns), without a copy of each set.
+  const exact: Float64Array[][] = [];
+  let k = 0;
+  for (; k < positive.length && positive[k]!.literals?.length === 1; k++) {
+    exact.push(q.view.idRuns(valuePrefix(q, day, positive[k]!.name, positive[k]!.literals![0]!)));
+  }
   let ids: Float64Array | undefined;
-  // The first matcher's set may be a view of cached IDs (read only); the set operations below
-  // return new arrays, and a view still held at the end is copied.
-  let owned = true;
-  for (const m of positive) {
+  if (exact.length > 0) {
+    ids = intersectRuns(exact);
+    if (ids.length === 0) return EMPTY_IDS;
+  }
+  for (const m of positive.slice(k)) {
     if (few(ids) && !m.literals) {
       byLabels.push(m);
       continue;
     }
-    const got = idsWhere(q, day, m, true, true);
-    if (ids === undefined) {
-      ids = got;
-      owned = false;
-    } else {
-      ids = intersectIds(ids, got);
-      owned = true;
-    }
+    const got = idsWhere(q, day, m, true);
+    ids = ids === undefined ? got : intersectIds(ids, got);
     if (ids.length === 0) return EMPTY_IDS;
   }
-  if (ids === undefined) {
-    ids = allSeriesOfDay(q, day);
-    owned = true;
-  }
+  ids ??= allSeriesOfDay(q, day);
   for (const m of negative) {
     if (ids.length === 0) break;
     if (few(ids)) byLabels.push(m);
-    else {
-      const rest = subtractIds(ids, idsWhere(q, day, m, false));
-      if (rest !== ids) owned = true;
-      ids = rest;
-    }
+    else ids = subtractIds(ids, idsWhere(q, day, m, false));
   }
-  if (byLabels.length > 0) return filterByLabels(q, ids, byLabels);
-  return owned ? ids : ids.slice();
+  return byLabels.length > 0 ? filterByLabels(q, ids, byLabels) : ids;
 }
 
 // filterByLabels keeps the IDs whose labels every matcher accepts ("" for a missing label).

@@ -44,34 +44,33 @@ export class IndexView {
   /**
    * idsWithPrefix returns the sorted, distinct series IDs of the items that are prefix followed
    * by an 8-byte ID key (per-day items of a label value, of a day). It reads each source's sorted
-   * blocks directly: no per-item merging of sources, no per-item prefix test. With shared, the
-   * answer may be a view of a cached block's IDs: the caller only reads it, and copies what it
-   * keeps or hands on.
+   * blocks directly: no per-item merging of sources, no per-item prefix test.
    */
-  idsWithPrefix(prefix: string, shared = false): Float64Array {
-    // Items are binary strings (chars <= 0xff), so every item with the prefix sorts below this.
-    const upper = prefix + '\u0100';
+  idsWithPrefix(prefix: string): Float64Array {
     const sets: Float64Array[] = [];
-    for (const p of this.#parts) {
-      // A part's items with the prefix are prefix + ID in ID order: their IDs are runs of the
-      // blocks' decoded tail IDs.
-      const runs: Float64Array[] = [];
-      for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
-        const items = p.block(b);
-        const from = lowerBound(items, prefix);
-        const to = lowerBound(items, upper, from);
-        if (to > from) runs.push(p.blockIds(b).subarray(from, to));
-        if (to < items.length) break;
-      }
-      if (runs.length > 0) sets.push(shared && runs.length === 1 ? runs[0]! : concat(runs));
-    }
+    for (const p of this.#parts) sets.push(concat(partRuns(p, prefix)));
     for (const m of this.#mems) {
       const out: number[] = [];
-      appendIds(m, prefix, upper, out);
-      if (out.length > 0) sets.push(Float64Array.from(out));
+      appendIds(m, prefix, prefix + '\u0100', out);
+      sets.push(Float64Array.from(out));
     }
-    // unionIds hands a lone set back as it is: a copy made here unless shared.
     return unionIds(sets);
+  }
+
+  /**
+   * idRuns returns the IDs of idsWithPrefix(prefix) as ascending runs, each past the one before:
+   * views of the cached blocks' IDs when one part holds them all, with no array of their size
+   * allocated (large typed arrays cost page faults on every search). Read them only while the
+   * view is held, and keep nothing of them.
+   */
+  idRuns(prefix: string): Float64Array[] {
+    if (this.#parts.length !== 1) return [this.idsWithPrefix(prefix)];
+    const upper = prefix + '\u0100';
+    for (const m of this.#mems) {
+      const from = lowerBound(m, prefix);
+      if (from < m.length && m[from]! < upper) return [this.idsWithPrefix(prefix)];
+    }
+    return partRuns(this.#parts[0]!, prefix);
   }
 
   /**
@@ -91,6 +90,22 @@ export class IndexView {
     this.#released = true;
     for (const p of this.#parts) p.release();
   }
+}
+
+// partRuns returns the IDs of part p's items that are prefix + ID key, as runs of its blocks'
+// decoded tail IDs (items are sorted, so the IDs ascend).
+function partRuns(p: IndexPart, prefix: string): Float64Array[] {
+  // Items are binary strings (chars <= 0xff), so every item with the prefix sorts below this.
+  const upper = prefix + '\u0100';
+  const runs: Float64Array[] = [];
+  for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
+    const items = p.block(b);
+    const from = lowerBound(items, prefix);
+    const to = lowerBound(items, upper, from);
+    if (to > from) runs.push(p.blockIds(b).subarray(from, to));
+    if (to < items.length) break;
+  }
+  return runs;
 }
 
 // textsAfter lists the distinct encoded texts following prefix in the items of c, decoded: one

@@ -1,5 +1,6 @@
-import type { LabelMatcher, NameCount, SearchQuery } from '../../lib/storageapi/index.ts';
+import type { LabelMatcher, Labels, NameCount, SearchQuery } from '../../lib/storageapi/index.ts';
 import { ApiError, badData } from './errors.ts';
+import { seriesListJson } from './json-writer.ts';
 import { applyExtraFilters, filtersToMatcherSets, parseExtraFilters, parseSelectorArg } from './filters.ts';
 import type { ReadContext } from './request-context.ts';
 import { DAY_MS, dayRange, parseTimeParam } from './time-params.ts';
@@ -49,12 +50,19 @@ export async function handleSeries(c: ReadContext): Promise<object> {
   const q = searchQuery(c, matchArgs(c, true));
   const flagLimit = c.deps.limits.maxSeries;
   const limit = intArg(c, 'limit', 0);
-  if (limit > 0) return { status: 'success', data: (await c.deps.storage.searchLabelSets(q, Math.min(limit, flagLimit || limit), c.signal)).map(toObject) };
+  if (limit > 0) return seriesList(c, await c.deps.storage.searchLabelSets(q, Math.min(limit, flagLimit || limit), c.signal));
   const sets = await c.deps.storage.searchLabelSets(q, flagLimit > 0 ? flagLimit + 1 : 0, c.signal);
   if (flagLimit > 0 && sets.length > flagLimit) {
     throw new ApiError('limit', `the request matches more than -search.maxSeries=${flagLimit} series; narrow match[] or start/end, or pass a limit`);
   }
-  return { status: 'success', data: sets.map(toObject) };
+  return seriesList(c, sets);
+}
+
+// seriesList renders the answer as JSON text (no object per series; runRead sends it as is, so
+// the cluster's isPartial is added here), or as objects when a label name needs them.
+function seriesList(c: ReadContext, sets: readonly Labels[]): object {
+  const json = seriesListJson(sets, c.partial?.());
+  return json === undefined ? { status: 'success', data: sets.map(toObject) } : { json };
 }
 
 function toObject(labels: readonly { name: string; value: string }[]): Record<string, string> {

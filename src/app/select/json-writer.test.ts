@@ -1,9 +1,30 @@
 import fc from 'fast-check';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson } from './json-writer.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, seriesListJson } from './json-writer.ts';
 
 describe('json-writer', () => {
+  it('renders a series list as JSON.stringify renders the label sets as objects, or declines', () => {
+    const asObjects = (sets: { name: string; value: string }[][], isPartial?: boolean) => {
+      const data = sets.map((labels) => {
+        const o: Record<string, string> = {};
+        for (const l of labels) o[l.name] = l.value;
+        return o;
+      });
+      return JSON.stringify(isPartial === undefined ? { status: 'success', data } : { status: 'success', data, isPartial });
+    };
+    const name = fc.oneof(fc.string(), fc.constantFrom('__name__', '0', '12', '01', '-1', '__proto__', 'constructor', 'a\u0000b', '\ud800'));
+    const sets = fc.array(fc.uniqueArray(fc.record({ name, value: fc.string({ unit: 'binary' }) }), { selector: (l) => l.name, maxLength: 6 }), { maxLength: 5 });
+    fc.assert(fc.property(sets, fc.option(fc.boolean(), { nil: undefined }), (ss, partial) => {
+      const got = seriesListJson(ss, partial);
+      const declined = ss.some((ls) => ls.some((l) => /^\d+$/.test(l.name) || l.name === '__proto__'));
+      expect(got === undefined).toBe(declined);
+      if (got !== undefined) expect(got).toBe(asObjects(ss, partial));
+    }), { numRuns: 500 });
+    expect(seriesListJson([])).toBe('{"status":"success","data":[]}');
+    expect(seriesListJson([[{ name: '__name__', value: 'up' }, { name: 'job', value: 'a"b' }]], false)).toBe('{"status":"success","data":[{"__name__":"up","job":"a\\"b"}],"isPartial":false}');
+  });
+
   it('spells values and timestamps as Prometheus does', () => {
     const f = (v: number, want: string) => expect(formatSampleValue(v)).toBe(want);
     f(NaN, 'NaN');

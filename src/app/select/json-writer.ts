@@ -31,6 +31,24 @@ export function labelsJson(labels: Labels): string {
   return `${s}}`;
 }
 
+// Names a JS object would not keep in insertion order (array indices) or would not keep at all.
+const OBJECT_REORDERED_NAME = /^\d+$|^__proto__$/;
+
+/**
+ * seriesListJson renders `{"status":"success","data":[<label set>,…]}` (plus `"isPartial"` when
+ * given) exactly as JSON.stringify renders the same envelope with each label set as an object
+ * built name by name, without building the objects; undefined when a set holds a name an object
+ * would reorder or drop (the caller then builds the objects).
+ */
+export function seriesListJson(sets: readonly Labels[], isPartial?: boolean): string | undefined {
+  const parts: string[] = [];
+  for (const labels of sets) {
+    for (const l of labels) if (OBJECT_REORDERED_NAME.test(l.name)) return undefined;
+    parts.push(labelsJson(labels));
+  }
+  return `{"status":"success","data":[${parts.join(',')}]${isPartial === undefined ? '' : `,"isPartial":${isPartial}`}}`;
+}
+
 /** pointJson renders one [seconds, "value"] pair. */
 export function pointJson(ms: number, v: number): string {
   return `[${formatTimestampSeconds(ms)},"${formatSampleValue(v)}"]`;

@@ -55,7 +55,7 @@ export class StorageCore {
   readonly tenants = new Map<string, TenantState>();
   readonly counters = new Counters();
   readonly seriesCache: CacheGroup;
-  readonly labelsCache: LruCache<Labels>;
+  readonly labelsCache: LruCache<Labels, number>;
   readonly indexCache: LruCache<string[]>;
   readonly headersCache: LruCache<BlockHeaders>;
   readonly partitionOptions: PartitionOptions;

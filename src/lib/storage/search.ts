@@ -30,7 +30,7 @@ function withIndex<T>(core: StorageCore, tenant: Tenant, range: TimeRange, signa
   const view = core.index.view();
   const tk = tenantKey(tenant);
   try {
-    return fn({ view, tenant: tk, minDay, maxDay, isDeleted: core.isDeleted, signal, labelsOf: (id) => labelsOfSeries(core, tk, id) });
+    return fn({ view, tenant: tk, minDay, maxDay, isDeleted: core.isDeleted, noneDeleted: core.deleted.size === 0, signal, labelsOf: (id) => labelsOfSeries(core, tk, id) });
   } finally {
     view.release();
   }
@@ -44,13 +44,13 @@ export function matchingIds(core: StorageCore, q: SearchQuery, signal: AbortSign
 
 /** labelsOfSeries returns the labels of series id of tenant (cached), or undefined. */
 export function labelsOfSeries(core: StorageCore, tenant: string, id: number): Labels | undefined {
-  const key = String(id);
-  const hit = core.labelsCache.get(key);
+  // Keyed by the number: a string key would be built and hashed on every lookup.
+  const hit = core.labelsCache.get(id);
   if (hit) return hit;
   const lk = core.index.labelsOf(tenant, id);
   if (lk === undefined) return undefined;
   const labels = Object.freeze(decodeLabelsKey(lk, 0).map((l) => Object.freeze(l)));
-  core.labelsCache.set(key, labels, lk.length * 2 + labels.length * 64 + 64);
+  core.labelsCache.set(id, labels, lk.length * 2 + labels.length * 64 + 64);
   return labels;
 }
 

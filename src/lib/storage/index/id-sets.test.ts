@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasId, idsFromUnsorted, intersectIds, subtractIds, unionIds } from './id-sets.ts';
+import { hasId, idsFromUnsorted, intersectIds, intersectRuns, subtractIds, unionIds } from './id-sets.ts';
 
 const setArb = fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }).map((a) => Float64Array.from(a.sort((x, y) => x - y)));
 const sorted = (xs: Iterable<number>) => [...xs].sort((x, y) => x - y);
@@ -19,6 +19,23 @@ describe('id sets', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('intersects sets given as runs as intersectIds does', () => {
+    // A set cut into runs at random places, some of them empty.
+    const runsArb = fc.tuple(setArb, fc.array(fc.nat(), { maxLength: 5 })).map(([set, cuts]) => {
+      const at = [0, ...cuts.map((c) => c % (set.length + 1)).sort((x, y) => x - y), set.length];
+      return at.slice(1).map((end, i) => set.subarray(at[i]!, end));
+    });
+    fc.assert(
+      fc.property(fc.array(runsArb, { minLength: 1, maxLength: 4 }), (sets) => {
+        const whole = sets.map((runs) => unionIds(runs));
+        const want = whole.slice(1).reduce((acc, s) => intersectIds(acc, s), Float64Array.from(whole[0]!));
+        expect(Array.from(intersectRuns(sets))).toEqual(Array.from(want));
+      }),
+      { numRuns: 500 },
+    );
+    expect(Array.from(intersectRuns([[Float64Array.from([1, 2 ** 52])], [Float64Array.from([2 ** 52])]]))).toEqual([2 ** 52]);
   });
 
   it('unions ordered, disjoint and overlapping sets', () => {

@@ -103,3 +103,82 @@ export function hasId(a: Float64Array, id: number): boolean {
   }
   return lo < a.length && a[lo] === id;
 }
+
+/**
+ * intersectRuns returns the intersection of several sets, each given as ascending runs (every run
+ * sorted, each past the one before; IndexView.idRuns). It leapfrogs: every set seeks the largest
+ * candidate by binary search, so the cost follows the smaller sets, and only the answer is
+ * allocated. The runs are only read.
+ */
+export function intersectRuns(sets: readonly (readonly Float64Array[])[]): Float64Array {
+  if (sets.length === 1) return concatRuns(sets[0]!);
+  const cs = sets.map((runs) => new RunCursor(runs));
+  const out: number[] = [];
+  let x = -Infinity;
+  for (;;) {
+    let agreed = true;
+    for (const c of cs) {
+      c.seek(x);
+      if (c.done) return Float64Array.from(out);
+      if (c.value !== x) {
+        agreed = false;
+        x = c.value;
+        break;
+      }
+    }
+    if (agreed) {
+      out.push(x);
+      x += 1; // IDs are integers
+    }
+  }
+}
+
+function concatRuns(runs: readonly Float64Array[]): Float64Array {
+  let n = 0;
+  for (const r of runs) n += r.length;
+  const out = new Float64Array(n);
+  n = 0;
+  for (const r of runs) {
+    out.set(r, n);
+    n += r.length;
+  }
+  return out;
+}
+
+// RunCursor walks a set given as runs, seeking forward.
+class RunCursor {
+  readonly #runs: readonly Float64Array[];
+  #r = 0;
+  #i = 0;
+
+  constructor(runs: readonly Float64Array[]) {
+    this.#runs = runs.filter((r) => r.length > 0);
+  }
+
+  get done(): boolean {
+    return this.#r >= this.#runs.length;
+  }
+
+  get value(): number {
+    return this.#runs[this.#r]![this.#i]!;
+  }
+
+  /** seek moves to the first ID >= x (never backwards). */
+  seek(x: number): void {
+    for (; this.#r < this.#runs.length; this.#r++, this.#i = 0) {
+      const run = this.#runs[this.#r]!;
+      if (run[run.length - 1]! < x) continue;
+      if (run[this.#i]! < x) {
+        let lo = this.#i + 1;
+        let hi = run.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (run[mid]! < x) lo = mid + 1;
+          else hi = mid;
+        }
+        this.#i = lo;
+      }
+      return;
+    }
+  }
+}

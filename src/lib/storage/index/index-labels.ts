@@ -32,12 +32,25 @@ function anyQualifying(q: IndexQuery, filter: LabelFilter, prefixLen: number, it
   return false;
 }
 
+/**
+ * everyTextAfter adds to out every text following prefix in the index: what the label walks
+ * below find when every series qualifies (no filter, no deleted series), from lists the view
+ * keeps per part instead of one seek per name or value.
+ */
+function everyTextAfter(q: IndexQuery, prefix: string, out: Set<string>): void {
+  for (const list of q.view.distinctTexts(prefix)) for (const t of list) out.add(t);
+}
+
 /** labelNamesOfDays returns the sorted names of labels of qualifying series over the day range. */
 export function labelNamesOfDays(q: IndexQuery, filter: LabelFilter, limit: number): string[] {
   const names = new Set<string>();
   for (let day = q.minDay; day <= q.maxDay; day++) {
     q.signal.throwIfAborted();
     const prefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day);
+    if (filter === undefined && q.noneDeleted === true) {
+      everyTextAfter(q, prefix, names);
+      continue;
+    }
     const c = q.view.cursor();
     c.seek(prefix);
     while (c.current !== undefined && c.current.startsWith(prefix)) {
@@ -56,6 +69,10 @@ export function labelValuesOfDays(q: IndexQuery, name: string, filter: LabelFilt
   for (let day = q.minDay; day <= q.maxDay; day++) {
     q.signal.throwIfAborted();
     const prefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name);
+    if (filter === undefined && q.noneDeleted === true) {
+      everyTextAfter(q, prefix, values);
+      continue;
+    }
     const c = q.view.cursor();
     c.seek(prefix);
     while (c.current !== undefined && c.current.startsWith(prefix)) {

@@ -100,6 +100,38 @@ export class IndexPart {
     return items;
   }
 
+  /**
+   * blockIds returns, for every item of block i, the series ID its last 8 bytes encode (see
+   * tailIds). Items that are a prefix followed by an ID key (the per-day items) give their IDs as
+   * a subarray of it, with no decoding per item. Computed on first use and kept as long as the
+   * block stays in the cache (its size is added to the block's).
+   */
+  blockIds(i: number): Float64Array {
+    const items = this.block(i);
+    let ids = TAIL_IDS.get(items);
+    if (ids === undefined) {
+      ids = tailIds(items);
+      TAIL_IDS.set(items, ids);
+      this.#cache.set(`${this.uid}:${i}`, items, this.#rawSizes[i]! + items.length * 56);
+    }
+    return ids;
+  }
+
+  /**
+   * texts returns compute()'s list memoized under key for the life of the part (while the cache
+   * keeps it): answers derived from the part's items alone, which never change.
+   */
+  texts(key: string, compute: () => string[]): string[] {
+    const k = `${this.uid}:t:${key}`;
+    const hit = this.#cache.get(k);
+    if (hit) return hit;
+    const list = compute();
+    let bytes = 64 + k.length;
+    for (const t of list) bytes += 2 * t.length + 40;
+    this.#cache.set(k, list, bytes);
+    return list;
+  }
+
   #readBlock(i: number): string[] {
     const what = `block ${i} of index part "${join(this.dir, this.name)}"`;
     const size = this.#sizes[i]!;
@@ -151,6 +183,23 @@ export class IndexPart {
       this.#cache.deletePrefix(`${this.uid}:`);
     }
   }
+}
+
+// TAIL_IDS holds blockIds' arrays beside the cached blocks; an evicted block takes its IDs along.
+const TAIL_IDS = new WeakMap<readonly string[], Float64Array>();
+
+/** tailIds decodes the big-endian ID key (keys.idKey) ending each item; 0 for items shorter than 8 bytes. */
+export function tailIds(items: readonly string[]): Float64Array {
+  const ids = new Float64Array(items.length);
+  for (let k = 0; k < items.length; k++) {
+    const s = items[k]!;
+    const p = s.length - 8;
+    if (p < 0) continue;
+    const hi = ((s.charCodeAt(p) << 24) | (s.charCodeAt(p + 1) << 16) | (s.charCodeAt(p + 2) << 8) | s.charCodeAt(p + 3)) >>> 0;
+    const lo = ((s.charCodeAt(p + 4) << 24) | (s.charCodeAt(p + 5) << 16) | (s.charCodeAt(p + 6) << 8) | s.charCodeAt(p + 7)) >>> 0;
+    ids[k] = hi * 2 ** 32 + lo;
+  }
+  return ids;
 }
 
 /** lowerBound returns the first index i with items[i] >= key (items.length if none). */

@@ -1,6 +1,6 @@
 import type { Labels } from '../../storageapi/api.ts';
 import { LimitExceededError } from '../../storageapi/errors.ts';
-import { EMPTY_IDS, intersectIds, subtractIds, unionIds } from './id-sets.ts';
+import { EMPTY_IDS, intersectIds, intersectRuns, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
 import { type CompiledMatcher, labelsMatch } from '../../storageapi/matchers.ts';
@@ -13,6 +13,8 @@ export interface IndexQuery {
   readonly minDay: number;
   readonly maxDay: number;
   readonly isDeleted: (id: number) => boolean;
+  /** noneDeleted, when true, says no series is deleted (isDeleted is false for every ID). */
+  readonly noneDeleted?: boolean;
   readonly signal: AbortSignal;
   /**
    * labelsOf, when set, returns the labels of a series (from a cache): once literal matchers
@@ -56,8 +58,12 @@ function forEachValue(q: IndexQuery, day: number, name: string, valueHead: strin
   }
 }
 
+function valuePrefix(q: IndexQuery, day: number, name: string, value: string): string {
+  return dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value);
+}
+
 function idsOfValue(q: IndexQuery, day: number, name: string, value: string): Float64Array {
-  return q.view.idsWithPrefix(dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value));
+  return q.view.idsWithPrefix(valuePrefix(q, day, name, value));
 }
 
 /** allSeriesOfDay returns every series with samples on day. */
@@ -87,8 +93,19 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
   positive.sort((a, b) => (a.literals ? a.literals.length : 1e9) - (b.literals ? b.literals.length : 1e9));
   const byLabels: CompiledMatcher[] = [];
   const few = (ids: Float64Array | undefined): ids is Float64Array => ids !== undefined && ids.length <= LABEL_FILTER_MAX && q.labelsOf !== undefined;
+  // The equality matchers (first after the sort) are intersected in one pass over their IDs
+  // as the index holds them (IndexView.idRuns), without a copy of each set.
+  const exact: Float64Array[][] = [];
+  let k = 0;
+  for (; k < positive.length && positive[k]!.literals?.length === 1; k++) {
+    exact.push(q.view.idRuns(valuePrefix(q, day, positive[k]!.name, positive[k]!.literals![0]!)));
+  }
   let ids: Float64Array | undefined;
-  for (const m of positive) {
+  if (exact.length > 0) {
+    ids = intersectRuns(exact);
+    if (ids.length === 0) return EMPTY_IDS;
+  }
+  for (const m of positive.slice(k)) {
     if (few(ids) && !m.literals) {
       byLabels.push(m);
       continue;

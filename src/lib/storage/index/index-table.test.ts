@@ -203,6 +203,38 @@ describe('label lookups', () => {
     await t.close();
   });
 
+  it('answers from the per-part lists as the walk does when nothing is deleted, over parts and memory', async () => {
+    const t = open(newDir());
+    fill(t);
+    await t.flush(t.freeze(5));
+    // A second part and the in-memory table add names and values, some escaped, some already known.
+    const more: [number, Record<string, string>][] = [[6, { __name__: 'up', job: 'db', instance: 'a\x00\x01b' }], [7, { __name__: 'zz', 'é': 'ü' }]];
+    for (const [id, labels] of more.slice(0, 1)) {
+      t.addSeries(T, '0:0', labelsKey(ls(labels)), id);
+      t.addDay(T, 10, ls(labels), id);
+    }
+    await t.flush(t.freeze(6));
+    for (const [id, labels] of more.slice(1)) {
+      t.addSeries(T, '0:0', labelsKey(ls(labels)), id);
+      t.addDay(T, 10, ls(labels), id);
+    }
+    const walk = query(t, [], T, 10, 11);
+    const lists: IndexQuery = { ...walk, noneDeleted: true };
+    for (let i = 0; i < 2; i++) {
+      expect(labelNamesOfDays(lists, undefined, 0)).toEqual(labelNamesOfDays(walk, undefined, 0));
+      expect(labelNamesOfDays(lists, undefined, 0)).toEqual(['__name__', 'code', 'instance', 'job', 'é']);
+      for (const name of ['__name__', 'job', 'instance', 'é', 'missing']) {
+        expect(labelValuesOfDays(lists, name, undefined, 0)).toEqual(labelValuesOfDays(walk, name, undefined, 0));
+      }
+      expect(labelValuesOfDays(lists, 'instance', undefined, 0)).toEqual(['a', 'a\x00\x01b', 'b']);
+      expect(labelValuesOfDays(lists, 'job', undefined, 2)).toEqual(['api', 'db']);
+    }
+    expect(search(t, [[m('job', '=~', 'node|db')]])).toEqual([1, 2, 6]);
+    expect(search(t, [[m('__name__', '=', 'up')]], { maxDay: 11 })).toEqual([1, 2, 3, 6]);
+    walk.view.release();
+    await t.close();
+  });
+
   it('computes tsdb status for one day', async () => {
     const t = open(newDir());
     fill(t);

@@ -1,7 +1,7 @@
 import { ArrayCursor, MergedCursor, PartCursor, type ItemCursor } from './cursor.ts';
 import { unionIds } from './id-sets.ts';
 import { type IndexPart, lowerBound } from './index-part.ts';
-import { readIdKey } from './keys.ts';
+import { decodeText, readIdKey } from './keys.ts';
 
 /**
  * IndexView is a consistent read-only view of the index: the parts and in-memory tables live
@@ -47,22 +47,42 @@ export class IndexView {
    * blocks directly: no per-item merging of sources, no per-item prefix test.
    */
   idsWithPrefix(prefix: string): Float64Array {
-    // Items are binary strings (chars <= 0xff), so every item with the prefix sorts below this.
-    const upper = prefix + '\u0100';
     const sets: Float64Array[] = [];
-    for (const p of this.#parts) {
-      const out: number[] = [];
-      for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
-        if (!appendIds(p.block(b), prefix, upper, out)) break;
-      }
-      sets.push(Float64Array.from(out));
-    }
+    for (const p of this.#parts) sets.push(concat(partRuns(p, prefix)));
     for (const m of this.#mems) {
       const out: number[] = [];
-      appendIds(m, prefix, upper, out);
+      appendIds(m, prefix, prefix + '\u0100', out);
       sets.push(Float64Array.from(out));
     }
     return unionIds(sets);
+  }
+
+  /**
+   * idRuns returns the IDs of idsWithPrefix(prefix) as ascending runs, each past the one before:
+   * views of the cached blocks' IDs when one part holds them all, with no array of their size
+   * allocated (large typed arrays cost page faults on every search). Read them only while the
+   * view is held, and keep nothing of them.
+   */
+  idRuns(prefix: string): Float64Array[] {
+    if (this.#parts.length !== 1) return [this.idsWithPrefix(prefix)];
+    const upper = prefix + '\u0100';
+    for (const m of this.#mems) {
+      const from = lowerBound(m, prefix);
+      if (from < m.length && m[from]! < upper) return [this.idsWithPrefix(prefix)];
+    }
+    return partRuns(this.#parts[0]!, prefix);
+  }
+
+  /**
+   * distinctTexts returns, per source, the distinct texts that the items starting with prefix
+   * hold right after it (the label names of one day, the values of one label on a day), in item
+   * order; one list per source. A part's lists are memoized with it (parts never change).
+   */
+  distinctTexts(prefix: string): string[][] {
+    const out: string[][] = [];
+    for (const p of this.#parts) out.push(p.texts(prefix, () => textsAfter(new PartCursor(p), prefix)));
+    for (const m of this.#mems) if (m.length > 0) out.push(textsAfter(new ArrayCursor(m), prefix));
+    return out;
   }
 
   release(): void {
@@ -70,6 +90,48 @@ export class IndexView {
     this.#released = true;
     for (const p of this.#parts) p.release();
   }
+}
+
+// partRuns returns the IDs of part p's items that are prefix + ID key, as runs of its blocks'
+// decoded tail IDs (items are sorted, so the IDs ascend).
+function partRuns(p: IndexPart, prefix: string): Float64Array[] {
+  // Items are binary strings (chars <= 0xff), so every item with the prefix sorts below this.
+  const upper = prefix + '\u0100';
+  const runs: Float64Array[] = [];
+  for (let b = p.blocksCount > 0 ? p.findBlock(prefix) : 0; b < p.blocksCount; b++) {
+    const items = p.block(b);
+    const from = lowerBound(items, prefix);
+    const to = lowerBound(items, upper, from);
+    if (to > from) runs.push(p.blockIds(b).subarray(from, to));
+    if (to < items.length) break;
+  }
+  return runs;
+}
+
+// textsAfter lists the distinct encoded texts following prefix in the items of c, decoded: one
+// seek per text, past all its items.
+function textsAfter(c: ItemCursor, prefix: string): string[] {
+  const out: string[] = [];
+  c.seek(prefix);
+  for (let item = c.current; item !== undefined && item.startsWith(prefix); item = c.current) {
+    const [text, end] = decodeText(item, prefix.length);
+    out.push(text);
+    // The text's 0x00 terminator is at end - 1; 0x01 there sorts after all its items.
+    c.seek(item.slice(0, end - 1) + '\x01');
+  }
+  return out;
+}
+
+function concat(runs: readonly Float64Array[]): Float64Array {
+  let n = 0;
+  for (const r of runs) n += r.length;
+  const out = new Float64Array(n);
+  n = 0;
+  for (const r of runs) {
+    out.set(r, n);
+    n += r.length;
+  }
+  return out;
 }
 
 // appendIds appends the IDs of the items of sorted array items in [prefix, upper) to out and

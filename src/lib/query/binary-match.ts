@@ -5,15 +5,18 @@ import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, opCode } from './binary-ops.ts';
 import { QueryError } from './errors.ts';
-import { dropLabels, formatLabels, keepLabels, labelsKey, METADATA_LABELS, setLabel, signatureKey } from './labels.ts';
+import { dropLabels, dropMetricName, formatLabels, keepLabels, labelsKey, setLabel, signatureKey } from './labels.ts';
 import { newSeries, type Grid, type Series } from './types.ts';
 
 const DEFAULT_MATCHING: VectorMatching = { card: 'one-to-one', on: false, labels: [], include: [] };
 
-/** resultLabels: the output labels of a matched pair (many side, one side). */
-function resultLabels(many: Labels, one: Labels, e: BinaryExpr, m: VectorMatching): Labels {
-  let ls = changesMetricSchema(e.op) ? dropLabels(many, METADATA_LABELS) : many;
-  if (m.card === 'one-to-one') ls = m.on ? keepLabels(ls, new Set(m.labels)) : dropLabels(ls, new Set(m.labels));
+/**
+ * resultLabels: the output labels of a matched pair (many side, one side); names is
+ * new Set(m.labels), made once per operation.
+ */
+function resultLabels(many: Labels, one: Labels, e: BinaryExpr, m: VectorMatching, names: ReadonlySet<string>): Labels {
+  let ls = changesMetricSchema(e.op) ? dropMetricName(many) : many;
+  if (m.card === 'one-to-one') ls = m.on ? keepLabels(ls, names) : names.size === 0 ? ls : dropLabels(ls, names);
   for (const name of m.include) ls = setLabel(ls, name, one.find((l) => l.name === name)?.value ?? '');
   return ls;
 }
@@ -81,6 +84,7 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
   checkOneSide(one, oneGroups, anyPresent(many, n), swapped);
   const isCmp = COMPARISON_OPS.has(e.op);
   const code = opCode(e.op);
+  const names = new Set(m.labels);
   const out = new Map<string, Series>();
   // apply computes one point; manyV/oneV are the post-swap operands.
   const apply = (target: () => Series, i: number, manyV: number, oneV: number): void => {
@@ -117,7 +121,7 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
       let t = targets.get(oi);
       if (t === undefined) {
         const oneLabels = oi < 0 ? matchLabels(ms.labels, m) : one[oi]!.labels;
-        targets.set(oi, (t = outputSeries(out, resultLabels(ms.labels, oneLabels, e, m), n, e.returnBool)));
+        targets.set(oi, (t = outputSeries(out, resultLabels(ms.labels, oneLabels, e, m, names), n, e.returnBool)));
       }
       return t;
     };
@@ -125,7 +129,13 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
     const mv = ms.values;
     for (let i = 0; i < n; i++) {
       if (mp[i] === 0) continue;
-      const oi = partners.find((k) => one[k]!.present[i] === 1);
+      let oi: number | undefined;
+      for (let p = 0; p < partners.length; p++) {
+        if (one[partners[p]!]!.present[i] === 1) {
+          oi = partners[p]!;
+          break;
+        }
+      }
       if (oi === undefined && fillOne === null) continue;
       if (marks !== undefined) {
         if (marks[i] === 1) throw new QueryError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
@@ -154,7 +164,7 @@ function fillManySide(
   for (const os of one) {
     const u = covered.get(signatureKey(os.labels, m.on, names));
     const filled = matchLabels(os.labels, m);
-    const labels = resultLabels(filled, os.labels, e, m);
+    const labels = resultLabels(filled, os.labels, e, m, names);
     for (let i = 0; i < n; i++) if (os.present[i] === 1 && (u === undefined || u[i] === 0)) emit(os, i, labels);
   }
 }

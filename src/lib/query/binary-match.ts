@@ -127,6 +127,10 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
     };
     const mp = ms.present;
     const mv = ms.values;
+    if (!isCmp && partners.length === 1 && marks === undefined && fillOne === null) {
+      arithmeticPair(mp, mv, one[partners[0]!]!, swapped, code, targetFor(partners[0]!), m.card);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       if (mp[i] === 0) continue;
       let oi: number | undefined;
@@ -146,6 +150,29 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
   });
   if (fillMany !== null) fillManySide(one, many, m, manySide.sigs, n, (os, i, labels) => apply(() => outputSeries(out, labels, n, e.returnBool), i, fillMany, os.values[i]!), e);
   return [...out.values()];
+}
+
+/**
+ * arithmeticPair is the per-step loop of vectorMatch for arithmetic between a many-side series
+ * and its only partner, without fill values or shared groups (what `a / b` mostly is): the same
+ * points and errors as the general loop, without a closure call per point.
+ */
+function arithmeticPair(mp: Uint8Array, mv: Float64Array, os: Series, swapped: boolean, code: number, target: () => Series, card: VectorMatching['card']): void {
+  const op = os.present;
+  const ov = os.values;
+  let t: Series | undefined;
+  for (let i = 0; i < mp.length; i++) {
+    if (mp[i] === 0 || op[i] !== 1) continue;
+    const v = swapped ? applyOp(code, ov[i]!, mv[i]!) : applyOp(code, mv[i]!, ov[i]!);
+    t ??= target();
+    if (t.present[i] === 1) {
+      throw new QueryError(card === 'one-to-one'
+        ? 'vector cannot contain metrics with the same labelset'
+        : 'multiple matches for labels: grouping labels must ensure unique matches');
+    }
+    t.values[i] = v;
+    t.present[i] = 1;
+  }
 }
 
 // fillManySide: one-side points whose group has no many-side point at that step pair with

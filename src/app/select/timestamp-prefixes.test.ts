@@ -6,7 +6,12 @@ const series = (ts: number[]) => ({ labels: [], timestamps: Float64Array.from(ts
 
 describe('TimestampPrefixes', () => {
   it('finds every timestamp of every series, sorted or not, on a grid or scattered', () => {
-    const ts = fc.array(fc.oneof(fc.integer({ min: 0, max: 50 }).map((i) => 1_795_000_000_000 + i * 60_000), fc.double({ noNaN: true, noDefaultInfinity: true })), { maxLength: 30 });
+    const ts = fc.array(fc.oneof(
+      fc.integer({ min: 0, max: 50 }).map((i) => 1_795_000_000_000 + i * 60_000),
+      fc.integer({ min: -1e9, max: 1e9 }).map((i) => i * 1000),
+      fc.constantFrom(0, -0, 999, 1000, 1e18 - 1000, 1e18, 1e18 + 1e6, 9_999_999_999_999_000, Number.MAX_SAFE_INTEGER),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+    ), { maxLength: 30 });
     fc.assert(fc.property(fc.array(ts, { maxLength: 6 }), fc.boolean(), (lists, sorted) => {
       const matrix = lists.map((l) => series(sorted ? [...l].sort((a, b) => a - b) : l));
       const all = [...new Set(lists.flat().map((t) => (t === 0 ? 0 : t)))].sort((a, b) => a - b);

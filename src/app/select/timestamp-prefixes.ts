@@ -16,19 +16,39 @@ export class TimestampPrefixes {
   /** maxLength: the longest prefix, in bytes. */
   readonly maxLength: number;
 
+  /**
+   * format(ms) spells a timestamp as Prometheus' JSON does, String(ms / 1000): a timestamp on a
+   * whole second, below 10^15 s, is written here as those same digits without it, since String()
+   * of a double above 2^30 allocates its text in V8's old generation (the number-to-string cache),
+   * 1,440 strings of garbage per 24 h answer that only a full collection frees.
+   */
   constructor(matrix: readonly SeriesResult[], format: (ms: number) => string) {
-    this.ts = distinctTimestamps(matrix);
-    const texts = Array.from(this.ts, (t) => `[${format(t)},"`);
-    this.starts = new Uint32Array(texts.length + 1);
+    const ts = distinctTimestamps(matrix);
+    this.ts = ts;
+    this.starts = new Uint32Array(ts.length + 1);
+    // `[`, up to 15 digits, `,"` (18 bytes); a formatted timestamp may need more: then it grows.
+    let bytes = Buffer.allocUnsafe(ts.length * 18 + 64);
     let at = 0;
     let max = 0;
-    for (let k = 0; k < texts.length; k++) {
+    for (let k = 0; k < ts.length; k++) {
+      const t = ts[k]!;
+      const s = t / 1000;
+      const text = Number.isInteger(s) && s >= 0 && s < 1e15 ? undefined : format(t);
+      const need = text === undefined ? 18 : text.length + 3;
+      if (at + need + 18 * (ts.length - k - 1) > bytes.length) {
+        const grown = Buffer.allocUnsafe(2 * bytes.length + need);
+        bytes.copy(grown, 0, 0, at);
+        bytes = grown;
+      }
       this.starts[k] = at;
-      at += texts[k]!.length; // ASCII: one byte per character
-      if (texts[k]!.length > max) max = texts[k]!.length;
+      bytes[at++] = 91; // [
+      at = text === undefined ? writeDigits(bytes, at, s) : at + bytes.write(text, at, 'latin1');
+      bytes[at++] = 44; // ,
+      bytes[at++] = 34; // "
+      if (at - this.starts[k]! > max) max = at - this.starts[k]!;
     }
-    this.starts[texts.length] = at;
-    this.bytes = Buffer.from(texts.join(''), 'latin1');
+    this.starts[ts.length] = at;
+    this.bytes = bytes.subarray(0, at);
     this.maxLength = max;
   }
 
@@ -40,6 +60,19 @@ export class TimestampPrefixes {
     const k = seek(this.ts, from, t);
     return k < this.ts.length && this.ts[k] === t ? k : seek(this.ts, 0, t);
   }
+}
+
+// writeDigits writes the decimal digits of v, an integer in [0, 10^15), at out[at]; returns the end.
+function writeDigits(out: Buffer, at: number, v: number): number {
+  let len = 1;
+  for (let p = 10; p <= v; p *= 10) len++;
+  const end = at + len;
+  for (let i = end - 1; i >= at; i--) {
+    const q = Math.floor(v / 10);
+    out[i] = 48 + (v - q * 10);
+    v = q;
+  }
+  return end;
 }
 
 function seek(u: Float64Array, from: number, t: number): number {

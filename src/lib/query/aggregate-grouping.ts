@@ -3,7 +3,7 @@
 
 import type { Grouping } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
-import { dropLabels, keepLabels, labelsKey, METRIC_NAME } from './labels.ts';
+import { dropLabels, getLabel, keepLabels, labelsKey, METRIC_NAME } from './labels.ts';
 
 /** GroupKeyer computes the group key and the output labels of an input label set. */
 export interface GroupKeyer {
@@ -21,7 +21,12 @@ export function groupKeyer(g: Grouping | null): GroupKeyer {
   const keep = new Set(g.labels);
   const order = [...keep].sort();
   return {
-    key: (ls) => order.map((n) => ls.find((l) => l.name === n)?.value ?? '').join('\xff'),
+    // The values of the listed labels joined by \xff, built without an array per series.
+    key: (ls) => {
+      let k = getLabel(ls, order[0]!);
+      for (let i = 1; i < order.length; i++) k += '\xff' + getLabel(ls, order[i]!);
+      return k;
+    },
     labels: (ls) => keepLabels(ls, keep),
   };
 }

@@ -13,23 +13,47 @@ class SumAcc implements GroupAccumulator {
   private readonly s: Float64Array;
   private readonly c: Float64Array;
   private readonly seen: Uint8Array;
+  // unseen: steps without a point yet. Once it is 0 (after the first full series, for a rate),
+  // add runs addSeen's loop, which has no first-point branch.
+  private unseen: number;
 
   constructor(n: number) {
     this.s = new Float64Array(n);
     this.c = new Float64Array(n);
     this.seen = new Uint8Array(n);
+    this.unseen = n;
   }
 
   add(p: Uint8Array, v: Float64Array): void {
+    if (this.unseen === 0) {
+      this.addSeen(p, v);
+      return;
+    }
     const { s, c, seen } = this;
     for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
       const x = v[i]!;
       if (seen[i] === 0) {
         seen[i] = 1;
+        this.unseen--;
         s[i] = x;
         continue;
       }
+      const sum0 = s[i]!;
+      const t = sum0 + x;
+      if (t === Infinity || t === -Infinity) c[i] = 0;
+      else if (Math.abs(sum0) >= Math.abs(x)) c[i] = c[i]! + (sum0 - t + x);
+      else c[i] = c[i]! + (x - t + sum0);
+      s[i] = t;
+    }
+  }
+
+  // addSeen is add's loop when every step has a point already: the same operations.
+  private addSeen(p: Uint8Array, v: Float64Array): void {
+    const { s, c } = this;
+    for (let i = 0; i < s.length; i++) {
+      if (p[i] === 0) continue;
+      const x = v[i]!;
       const sum0 = s[i]!;
       const t = sum0 + x;
       if (t === Infinity || t === -Infinity) c[i] = 0;

@@ -5,15 +5,18 @@ import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, opCode } from './binary-ops.ts';
 import { QueryError } from './errors.ts';
-import { dropLabels, formatLabels, keepLabels, labelsKey, METADATA_LABELS, setLabel, signatureKey } from './labels.ts';
+import { dropLabels, dropMetricName, formatLabels, keepLabels, labelsKey, setLabel, signatureKey } from './labels.ts';
 import { newSeries, type Grid, type Series } from './types.ts';
 
 const DEFAULT_MATCHING: VectorMatching = { card: 'one-to-one', on: false, labels: [], include: [] };
 
-/** resultLabels: the output labels of a matched pair (many side, one side). */
-function resultLabels(many: Labels, one: Labels, e: BinaryExpr, m: VectorMatching): Labels {
-  let ls = changesMetricSchema(e.op) ? dropLabels(many, METADATA_LABELS) : many;
-  if (m.card === 'one-to-one') ls = m.on ? keepLabels(ls, new Set(m.labels)) : dropLabels(ls, new Set(m.labels));
+/**
+ * resultLabels: the output labels of a matched pair (many side, one side); names is
+ * new Set(m.labels), made once per operation.
+ */
+function resultLabels(many: Labels, one: Labels, e: BinaryExpr, m: VectorMatching, names: ReadonlySet<string>): Labels {
+  let ls = changesMetricSchema(e.op) ? dropMetricName(many) : many;
+  if (m.card === 'one-to-one') ls = m.on ? keepLabels(ls, names) : names.size === 0 ? ls : dropLabels(ls, names);
   for (const name of m.include) ls = setLabel(ls, name, one.find((l) => l.name === name)?.value ?? '');
   return ls;
 }
@@ -81,6 +84,7 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
   checkOneSide(one, oneGroups, anyPresent(many, n), swapped);
   const isCmp = COMPARISON_OPS.has(e.op);
   const code = opCode(e.op);
+  const names = new Set(m.labels);
   const out = new Map<string, Series>();
   // apply computes one point; manyV/oneV are the post-swap operands.
   const apply = (target: () => Series, i: number, manyV: number, oneV: number): void => {
@@ -117,15 +121,25 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
       let t = targets.get(oi);
       if (t === undefined) {
         const oneLabels = oi < 0 ? matchLabels(ms.labels, m) : one[oi]!.labels;
-        targets.set(oi, (t = outputSeries(out, resultLabels(ms.labels, oneLabels, e, m), n, e.returnBool)));
+        targets.set(oi, (t = outputSeries(out, resultLabels(ms.labels, oneLabels, e, m, names), n, e.returnBool)));
       }
       return t;
     };
     const mp = ms.present;
     const mv = ms.values;
+    if (!isCmp && partners.length === 1 && marks === undefined && fillOne === null) {
+      arithmeticPair(mp, mv, one[partners[0]!]!, swapped, code, targetFor(partners[0]!), m.card);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       if (mp[i] === 0) continue;
-      const oi = partners.find((k) => one[k]!.present[i] === 1);
+      let oi: number | undefined;
+      for (let p = 0; p < partners.length; p++) {
+        if (one[partners[p]!]!.present[i] === 1) {
+          oi = partners[p]!;
+          break;
+        }
+      }
       if (oi === undefined && fillOne === null) continue;
       if (marks !== undefined) {
         if (marks[i] === 1) throw new QueryError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
@@ -136,6 +150,29 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
   });
   if (fillMany !== null) fillManySide(one, many, m, manySide.sigs, n, (os, i, labels) => apply(() => outputSeries(out, labels, n, e.returnBool), i, fillMany, os.values[i]!), e);
   return [...out.values()];
+}
+
+/**
+ * arithmeticPair is the per-step loop of vectorMatch for arithmetic between a many-side series
+ * and its only partner, without fill values or shared groups (what `a / b` mostly is): the same
+ * points and errors as the general loop, without a closure call per point.
+ */
+function arithmeticPair(mp: Uint8Array, mv: Float64Array, os: Series, swapped: boolean, code: number, target: () => Series, card: VectorMatching['card']): void {
+  const op = os.present;
+  const ov = os.values;
+  let t: Series | undefined;
+  for (let i = 0; i < mp.length; i++) {
+    if (mp[i] === 0 || op[i] !== 1) continue;
+    const v = swapped ? applyOp(code, ov[i]!, mv[i]!) : applyOp(code, mv[i]!, ov[i]!);
+    t ??= target();
+    if (t.present[i] === 1) {
+      throw new QueryError(card === 'one-to-one'
+        ? 'vector cannot contain metrics with the same labelset'
+        : 'multiple matches for labels: grouping labels must ensure unique matches');
+    }
+    t.values[i] = v;
+    t.present[i] = 1;
+  }
 }
 
 // fillManySide: one-side points whose group has no many-side point at that step pair with
@@ -154,7 +191,7 @@ function fillManySide(
   for (const os of one) {
     const u = covered.get(signatureKey(os.labels, m.on, names));
     const filled = matchLabels(os.labels, m);
-    const labels = resultLabels(filled, os.labels, e, m);
+    const labels = resultLabels(filled, os.labels, e, m, names);
     for (let i = 0; i < n; i++) if (os.present[i] === 1 && (u === undefined || u[i] === 0)) emit(os, i, labels);
   }
 }

@@ -48,7 +48,8 @@ export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: Qu
  */
 export function streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): AsyncIterable<RawSeries> {
   const sets = selectorMatcherSets(sel, st);
-  const shared = st.fetchCache.get(fetchKey(sets, minT, maxT));
+  // The key (a JSON text of the matchers) is built only when there is a fetch to share.
+  const shared = st.fetchCache.size === 0 ? undefined : st.fetchCache.get(fetchKey(sets, minT, maxT));
   // The search itself is returned, not wrapped in another generator: every generator layer costs
   // each series a few promise turns.
   return shared === undefined ? searchRaw(sets, minT, maxT, st, true) : sharedSeries(shared);
@@ -85,7 +86,7 @@ function searchQuery(sets: LabelMatcher[][], minT: number, maxT: number, st: Que
  */
 export function offloadSearch(sel: VectorSelector, minT: number, maxT: number, st: QueryState): SearchQuery | undefined {
   const sets = selectorMatcherSets(sel, st);
-  if (maxT < minT || st.fetchCache.has(fetchKey(sets, minT, maxT))) return undefined;
+  if (maxT < minT || (st.fetchCache.size > 0 && st.fetchCache.has(fetchKey(sets, minT, maxT)))) return undefined;
   return searchQuery(sets, minT, maxT, st, false);
 }
 

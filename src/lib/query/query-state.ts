@@ -108,6 +108,8 @@ export class QueryState {
   /** fetchCache shares the data of identical selectors (same matchers and time range). */
   readonly fetchCache = new Map<string, Promise<RawSeries[]>>();
   readonly #selectorUses = new Map<string, number>();
+  // #multi: the query holds more than one selector (countSelectors).
+  #multi = false;
   #work = 0;
   evaluate: Evaluate = async () => {
     throw new QueryError('query state has no evaluator attached');
@@ -126,7 +128,11 @@ export class QueryState {
 
   /** countSelectors records how often each selector (name and matchers) occurs in e, the query. */
   countSelectors(e: Expr): void {
-    for (const sel of selectorsOf(e)) {
+    const sels = selectorsOf(e);
+    // A query with one selector never asks twice (most dashboard panels): no key to build.
+    if (sels.length < 2) return;
+    this.#multi = true;
+    for (const sel of sels) {
       const k = selectorKey(sel);
       this.#selectorUses.set(k, (this.#selectorUses.get(k) ?? 0) + 1);
     }
@@ -137,7 +143,7 @@ export class QueryState {
    * countSelectors), so its data may be asked for again and is worth keeping for a second use.
    */
   mayRefetch(sel: VectorSelector): boolean {
-    return (this.#selectorUses.get(selectorKey(sel)) ?? 0) > 1;
+    return this.#multi && (this.#selectorUses.get(selectorKey(sel)) ?? 0) > 1;
   }
 
   /** durationMs evaluates a duration expression to integer milliseconds. */

@@ -3,11 +3,13 @@ import type { Socket } from 'node:net';
 import { timerMs } from '../timer/index.ts';
 
 const kExpired = Symbol('strata.connExpired');
+const kShutdown = Symbol('strata.connShutdown');
 const kResponses = Symbol('strata.connResponses');
 const kRequest = Symbol('strata.connRequest');
 
 interface TrackedSocket extends Socket {
   [kExpired]?: boolean;
+  [kShutdown]?: boolean;
   [kResponses]?: Set<ServerResponse>;
   [kRequest]?: IncomingMessage;
 }
@@ -18,9 +20,18 @@ interface TrackedSocket extends Socket {
 const UNREAD_BODY_LINGER_MS = 250;
 
 /**
- * ConnectionLifetime closes each incoming connection after a lifetime plus 0–10% jitter
+ * ConnectionLifetime retires each incoming connection after a lifetime plus 0–10% jitter
  * (-http.connTimeout), so clients behind a load balancer reconnect and spread over new replicas.
- * A connection with a request in flight closes right after that response ("Connection: close").
+ *
+ * Retiring never closes a connection under the client: once the lifetime is over, the next
+ * response whose headers are not out yet (the one in flight, else the next request's) carries
+ * "Connection: close" and Node closes the connection after it, as VictoriaMetrics does. A
+ * connection idle at that moment stays open until its next request or -http.idleConnTimeout
+ * (which the server announces in "Keep-Alive: timeout=…", so clients drop it first): a server
+ * that ends an idle keep-alive connection races the client's next request, which may already be
+ * on the wire, and the client sees "socket hang up" for a request the server never answered.
+ * Only shutdown (expireAll) ends idle connections at once.
+ *
  * It works at the Node level ('request' events), so replies that bypass fastify's reply path
  * (hijacked, streamed by a proxy) are covered too.
  */
@@ -38,7 +49,7 @@ export class ConnectionLifetime {
   attach(server: Server, isTls: boolean): void {
     server.on(isTls ? 'secureConnection' : 'connection', (socket: TrackedSocket) => {
       this.#sockets.add(socket);
-      const timer = this.#lifetimeMs <= 0 ? undefined : setTimeout(() => this.#expire(socket), timerMs(this.#lifetimeMs * (1 + 0.1 * this.#random())));
+      const timer = this.#lifetimeMs <= 0 ? undefined : setTimeout(() => retire(socket), timerMs(this.#lifetimeMs * (1 + 0.1 * this.#random())));
       timer?.unref();
       socket.once('close', () => {
         clearTimeout(timer);
@@ -53,29 +64,30 @@ export class ConnectionLifetime {
       if (socket[kExpired] === true) res.shouldKeepAlive = false;
       res.once('close', () => {
         responses.delete(res);
-        if (socket[kExpired] === true && responses.size === 0 && !socket.destroyed) endConnection(socket);
+        // A response that went out before shutdown still promised keep-alive: end after the last one.
+        if (socket[kShutdown] === true && responses.size === 0 && !socket.destroyed) endConnection(socket);
       });
     });
   }
 
   /** expireAll (at shutdown) ends idle connections now and the others after their current response. */
   expireAll(): void {
-    for (const s of this.#sockets) this.#expire(s);
-  }
-
-  #expire(socket: TrackedSocket): void {
-    socket[kExpired] = true;
-    const responses = socket[kResponses];
-    if (responses === undefined || responses.size === 0) {
-      endConnection(socket);
-      return;
+    for (const s of this.#sockets) {
+      retire(s);
+      s[kShutdown] = true;
+      const responses = s[kResponses];
+      if (responses === undefined || responses.size === 0) endConnection(s);
     }
-    // Responses whose headers are not out yet announce the close; the socket ends after the last one.
-    for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
   }
 }
 
-/** endConnection ends an expired connection with no response in flight (see UNREAD_BODY_LINGER_MS). */
+/** retire makes the connection's next response (the one in flight if its headers are not out yet) its last. */
+function retire(socket: TrackedSocket): void {
+  socket[kExpired] = true;
+  for (const res of socket[kResponses] ?? []) if (!res.headersSent) res.shouldKeepAlive = false;
+}
+
+/** endConnection ends a connection at shutdown with no response in flight (see UNREAD_BODY_LINGER_MS). */
 function endConnection(socket: TrackedSocket): void {
   socket.end();
   const req = socket[kRequest];

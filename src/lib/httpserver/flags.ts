@@ -16,7 +16,7 @@ const tlsMinVersion = valueFlag('tlsMinVersion', '', 'Minimum TLS version with -
 const tlsCipherSuites = arrayFlag('tlsCipherSuites', 'TLS cipher suites allowed with -tls, IANA names such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256; default: Node\'s secure defaults', {
   validate: (s) => void cipherList([s]),
 });
-const connTimeout = durationFlag('http.connTimeout', '2m0s', 'Incoming connections are closed after this lifetime (plus up to 10% jitter) so clients rebalance across replicas; 0 disables');
+const connTimeout = durationFlag('http.connTimeout', '2m0s', 'Incoming connections are closed after this lifetime (plus up to 10% jitter) so clients rebalance across replicas: the first response after it carries "Connection: close"; 0 disables');
 const idleConnTimeout = durationFlag('http.idleConnTimeout', '1m0s', 'Idle keep-alive connections are closed after this time');
 const maxGracefulShutdownDuration = durationFlag('http.maxGracefulShutdownDuration', '7s', 'Longest time to wait for in-flight requests at shutdown before closing their connections');
 const shutdownDelay = durationFlag('http.shutdownDelay', '0s', 'Delay between SIGTERM and the start of shutdown, during which /health answers 503 so load balancers stop sending traffic');

@@ -12,10 +12,12 @@
 // these flags (same PID, so signals and supervisors are unaffected) unless a semi-space size was
 // given explicitly (docs/DECISIONS.md, "Auth proxy": "V8 garbage collection"), with two malloc
 // arenas and fixed malloc thresholds (AUTHPROXY_TUNING, "Auth proxy memory").
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 import { AUTHPROXY_TUNING } from '../lib/process/tuning.ts';
 
 reexecTuned(AUTHPROXY_TUNING);
+resolveSourcesDirectly();
 
 const { authProxyFlagsFromFlags, initAuthProxy, ProxyThreads, threadCount } = await import('../app/authproxy/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');

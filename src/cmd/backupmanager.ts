@@ -1,8 +1,15 @@
 // backupmanager: scheduled backups of a TSDB data directory, its HTTP API (default :8300), and
 // the CLI commands `backup list|lock|unlock` and `restore [create|get|delete]` (SPEC C).
-import { initBackupManager, runCommandFromFlags, serveOptionsFromFlags, type ServeOptions } from '../app/backupmanager/index.ts';
-import { FlagError } from '../lib/flags/index.ts';
-import { serveUntilSignal, startRuntime } from '../lib/process/index.ts';
+// The rest of the code is imported after the project's own imports are set to resolve directly
+// (src/lib/process/fast-resolve.ts, as in tsdb.ts).
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
+
+resolveSourcesDirectly();
+
+const { initBackupManager, runCommandFromFlags, serveOptionsFromFlags } = await import('../app/backupmanager/index.ts');
+const { FlagError } = await import('../lib/flags/index.ts');
+const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
+type ServeOptions = import('../app/backupmanager/index.ts').ServeOptions;
 
 const rt = startRuntime({ binary: 'backupmanager', metricsPrefix: 'backupmanager', defaultListenAddr: ':8300' });
 const terminal = process.stderr.isTTY ? process.stderr : undefined;

@@ -14,6 +14,7 @@
 // collection on the main thread (helper threads only compete with a proxy pinned to one core), the
 // malloc settings of the tsdb binary and Node's compile cache (reexecTuned), unless
 // STRATA_GATEWAY_NO_REEXEC=1 or a semi-space size was given (docs/DECISIONS.md, "Gateway").
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 
 reexecTuned({
@@ -22,6 +23,7 @@ reexecTuned({
   env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
   optOutVar: 'STRATA_GATEWAY_NO_REEXEC',
 });
+resolveSourcesDirectly();
 
 const { gatewayFlagsFromFlags, initGateway } = await import('../app/gateway/index.ts');
 const { defaultFlagSet } = await import('../lib/flags/index.ts');

@@ -3,10 +3,12 @@
 // sharded by series and replicated (-replicationFactor) over the storage nodes of -storageNode
 // (their insert RPC port). Memory settings as for tsdb (docs/DECISIONS.md, "Memory of the tsdb
 // process"; STRATA_TSDB_NO_REEXEC=1 opts out here too).
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 import { TSDB_TUNING } from '../lib/process/tuning.ts';
 
 reexecTuned(TSDB_TUNING);
+resolveSourcesDirectly();
 
 const { insertOptionsFromFlags, receiverAddressesFromFlags, startReceivers } = await import('../app/insert/index.ts');
 const { clusterInsertConfigFromFlags, countTenantRows, registerClusterInsertRoutes, routerObserver, ShardRouter } = await import('../app/insert/cluster/index.ts');

@@ -4,10 +4,12 @@
 // merged, replicas deduplicated, and marked isPartial when more nodes are missing than
 // -replicationFactor covers (503 under -search.denyPartialResponse). Memory settings as for tsdb
 // (docs/DECISIONS.md, "Memory of the tsdb process"; STRATA_TSDB_NO_REEXEC=1 opts out here too).
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 import { TSDB_TUNING } from '../lib/process/tuning.ts';
 
 reexecTuned(TSDB_TUNING);
+resolveSourcesDirectly();
 
 const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
 const { CLUSTER_PATHS, clusterScope, clusterSelectConfigFromFlags, FanoutStorage, fanoutObserver, registerTenantsRoute } = await import('../app/select/cluster/index.ts');

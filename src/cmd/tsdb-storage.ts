@@ -4,10 +4,12 @@
 // endpoints, /metrics (with per-tenant statistics), the snapshot API the backup manager uses, and
 // /internal/force_flush|force_merge. Memory settings as for tsdb (docs/DECISIONS.md, "Memory of
 // the tsdb process"; STRATA_TSDB_NO_REEXEC=1 opts out here too).
+import { resolveSourcesDirectly } from '../lib/process/fast-resolve.ts';
 import { reexecTuned } from '../lib/process/reexec.ts';
 import { TSDB_TUNING } from '../lib/process/tuning.ts';
 
 reexecTuned(TSDB_TUNING);
+resolveSourcesDirectly();
 
 const { registerStorageMetrics, registerStorageRoutes, storageAuthKeys, storageOptionsFromFlags } = await import('../app/storage/index.ts');
 const { startStorageNodeRpc } = await import('../app/storage/node.ts');

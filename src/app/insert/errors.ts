@@ -1,5 +1,5 @@
 import { CodedError, defineErrors } from '../../lib/errors/index.ts';
-import { common } from '../../lib/protoparser/index.ts';
+import * as common from '../../lib/protoparser/common/index.ts';
 import { LimitExceededError, NodeUnavailableError } from '../../lib/storageapi/index.ts';
 
 /** ERRORS is the ingestion API's part of the error catalog (docs/ERRORS.md). */

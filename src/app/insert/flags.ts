@@ -1,6 +1,6 @@
 import { boolFlag, intFlag, sizeFlag, stringFlag } from '../../lib/flags/index.ts';
 import type { Logger } from '../../lib/logger/index.ts';
-import { common } from '../../lib/protoparser/index.ts';
+import * as common from '../../lib/protoparser/common/index.ts';
 import type { Inserter } from '../../lib/storageapi/index.ts';
 import type { InsertOptions } from './ingest.ts';
 import { KeyDictionaries, ParsePool, RecentMetadata } from '../../lib/keyedparse/index.ts';

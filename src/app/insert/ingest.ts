@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyThrottle, Logger } from '../../lib/logger/index.ts';
 import { counter } from '../../lib/metrics/index.ts';
-import { common } from '../../lib/protoparser/index.ts';
+import * as common from '../../lib/protoparser/common/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError, InsertError } from './errors.ts';
 import { ExtraLabeler, parseExtraLabels } from './extra-labels.ts';

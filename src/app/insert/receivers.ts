@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { parseListenAddr } from '../../lib/httpserver/index.ts';
-import { graphite, opentsdb } from '../../lib/protoparser/index.ts';
 import type { Tenant } from '../../lib/storageapi/index.ts';
 import { classifyInsertError } from './errors.ts';
 import { openTsdbPut } from './formats.ts';
@@ -20,8 +19,17 @@ export interface Receivers {
   close(): Promise<void>;
 }
 
-const graphiteLines: FormatHandler = async (i) => graphite.streamGraphite(i.body, { flushPerChunk: true, now: i.now, onBatch: i.onBatch });
-const opentsdbLines: FormatHandler = async (i) => opentsdb.streamOpenTsdb(i.body, { flushPerChunk: true, now: i.now, onBatch: i.onBatch });
+// A line receiver's parser module is imported when that receiver starts (its flag is set), not with
+// this file: most starts run no receiver (issue 18 item 4).
+async function graphiteLines(): Promise<FormatHandler> {
+  const { streamGraphite } = await import('../../lib/protoparser/graphite/index.ts');
+  return async (i) => streamGraphite(i.body, { flushPerChunk: true, now: i.now, onBatch: i.onBatch });
+}
+
+async function opentsdbLines(): Promise<FormatHandler> {
+  const { streamOpenTsdb } = await import('../../lib/protoparser/opentsdb/index.ts');
+  return async (i) => streamOpenTsdb(i.body, { flushPerChunk: true, now: i.now, onBatch: i.onBatch });
+}
 
 /** startReceivers starts the Graphite and OpenTSDB receivers whose addresses are set. */
 export async function startReceivers(addrs: ReceiverAddresses, o: InsertOptions, tenant: Tenant, enableTCP6: boolean): Promise<Receivers> {
@@ -29,12 +37,12 @@ export async function startReceivers(addrs: ReceiverAddresses, o: InsertOptions,
   const addresses: Partial<Record<keyof ReceiverAddresses, string>> = {};
   try {
     if (addrs.graphite !== '') {
-      const r = await startLineReceiver(addrs.graphite, 'graphite', graphiteLines, o, tenant, enableTCP6);
+      const r = await startLineReceiver(addrs.graphite, 'graphite', await graphiteLines(), o, tenant, enableTCP6);
       addresses.graphite = r.address;
       closers.push(r.close);
     }
     if (addrs.opentsdb !== '') {
-      const r = await startLineReceiver(addrs.opentsdb, 'opentsdb', opentsdbLines, o, tenant, enableTCP6);
+      const r = await startLineReceiver(addrs.opentsdb, 'opentsdb', await opentsdbLines(), o, tenant, enableTCP6);
       addresses.opentsdb = r.address;
       closers.push(r.close);
     }

@@ -1,4 +1,4 @@
-import { common } from '../../lib/protoparser/index.ts';
+import * as common from '../../lib/protoparser/common/index.ts';
 import type { SeriesResult } from '../../lib/query/index.ts';
 import type { Labels } from '../../lib/storageapi/index.ts';
 import { TimestampPrefixes } from './timestamp-prefixes.ts';

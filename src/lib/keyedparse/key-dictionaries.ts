@@ -1,4 +1,4 @@
-import { common } from '../protoparser/index.ts';
+import * as common from '../protoparser/common/index.ts';
 
 /**
  * KeyDictionaries hands out one series-key dictionary per name (the influx `db` argument, which

@@ -1,4 +1,4 @@
-import { common } from '../protoparser/index.ts';
+import * as common from '../protoparser/common/index.ts';
 import type { Label } from '../storageapi/index.ts';
 import type { NewKeys } from './parse-protocol.ts';
 

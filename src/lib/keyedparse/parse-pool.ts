@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger/index.ts';
 import { counter } from '../metrics/index.ts';
-import { common } from '../protoparser/index.ts';
+import * as common from '../protoparser/common/index.ts';
 import { KeyMirror } from './key-mirror.ts';
 import type { FromWorker, ToWorker, WorkerConfig } from './parse-protocol.ts';
 

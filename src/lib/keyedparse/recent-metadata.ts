@@ -1,4 +1,4 @@
-import { common } from '../protoparser/index.ts';
+import * as common from '../protoparser/common/index.ts';
 import type { Tenant } from '../storageapi/index.ts';
 
 /**

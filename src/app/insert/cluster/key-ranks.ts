@@ -1,4 +1,4 @@
-import type { common } from '../../../lib/protoparser/index.ts';
+import type * as common from '../../../lib/protoparser/common/index.ts';
 import type { Tenant } from '../../../lib/storageapi/index.ts';
 import { type Placement, seriesHash } from './placement.ts';
 

@@ -1,6 +1,6 @@
 import { callNode, type HealthPolicy, NodeRotation, type NodeState, REAL_TIMERS, type Timers } from '../../../lib/cluster/index.ts';
 import { type Inserter, LimitExceededError, type MetricRow, type Tenant } from '../../../lib/storageapi/index.ts';
-import { common } from '../../../lib/protoparser/index.ts';
+import * as common from '../../../lib/protoparser/common/index.ts';
 import { InsertError } from '../errors.ts';
 import type { KeyedInserter } from '../ingest.ts';
 import { KeyRanks } from './key-ranks.ts';

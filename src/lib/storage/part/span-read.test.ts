@@ -64,7 +64,9 @@ describe('SpanReader (a search reading nearby wanted blocks at once)', () => {
       const collector = new SeriesBlockCursor(p, minTs, maxTs, sorted);
       for (const id of sorted) {
         collector.collect(id, (h, j) => {
-          const [ts, vals] = rawSpan(h, j).map((x) => Buffer.from(x));
+          const [spanTs, spanVals] = rawSpan(h, j);
+          const ts = Buffer.from(spanTs);
+          const vals = Buffer.from(spanVals);
           const [ts2, vals2] = rawAlone(h, j);
           expect(ts.equals(ts2)).toBe(true);
           expect(vals.equals(vals2)).toBe(true);

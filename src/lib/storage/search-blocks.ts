@@ -19,8 +19,8 @@ export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, sig
   if (scope === undefined) return;
   const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
   try {
-    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
-    const readers: RawBlockReader[] = parts.map((p) => p.rawSearchReader());
+    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs, ids));
+    const readers: RawBlockReader[] = cursors.map((c) => c.part.rawSearchReader(c.wanted));
     const w = new SeriesBlocksWriter();
     const s = new SeriesScratch();
     let work = 0;

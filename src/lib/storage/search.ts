@@ -81,7 +81,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
   if (scope === undefined) return;
   const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
   try {
-    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs));
+    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs, ids));
     const s = new SeriesScratch();
     let work = 0;
     for (const id of ids) {

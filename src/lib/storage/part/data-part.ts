@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendSourceBlock, type BlockFields, decodeBlock } from './block-decode.ts';
+import { SpanReader, type Wanted } from './span-read.ts';
 import { decompress, decompressTransient } from '../encoding/zstd.ts';
 import { CorruptDataError, errorMessage } from '../common/errors.ts';
 import type { LruCache } from '../common/lru-cache.ts';
@@ -92,11 +93,18 @@ export class DataPart {
   }
 
   /**
-   * searchReader returns a block reader for reads at growing offsets that may skip much of the
-   * part (searches): its read-ahead starts small and grows while reads stay close together.
+   * searchReader returns a block reader for a search (reads at growing offsets that may skip
+   * much of the part): given what the search will want next, each read spans the nearby wanted
+   * blocks (span-read.ts); without it, each block is read alone.
    */
-  searchReader(): BlockReader {
-    return this.#aheadReader(SEARCH_READ_AHEAD_MIN, SEARCH_READ_AHEAD_MAX);
+  searchReader(wanted?: Wanted): BlockReader {
+    const ts = new SpanReader(this.#tsFd, false, wanted);
+    const vals = new SpanReader(this.#valFd, true, wanted);
+    return (h, j, outTs, outVals, off, minTs) => {
+      const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
+      const tsBytes = ts.read(h, j, what);
+      return decodeBlock(blockFields(h, j), tsBytes, () => vals.read(h, j, what), outTs, outVals, off, what, minTs);
+    };
   }
 
   #aheadReader(minWindow: number, maxWindow: number): BlockReader {
@@ -113,15 +121,15 @@ export class DataPart {
   }
 
   /**
-   * rawSearchReader returns a reader of the stored (still encoded) bytes of blocks, with the
-   * read-ahead of searchReader: the two views it returns stay valid until its next call.
+   * rawSearchReader returns a reader of the stored (still encoded) bytes of blocks, reading as
+   * searchReader does: the two views it returns stay valid until its next call.
    */
-  rawSearchReader(): RawBlockReader {
-    const ts = new ReadAhead(this.#tsFd, SEARCH_READ_AHEAD_MIN, SEARCH_READ_AHEAD_MAX);
-    const vals = new ReadAhead(this.#valFd, SEARCH_READ_AHEAD_MIN, SEARCH_READ_AHEAD_MAX);
+  rawSearchReader(wanted?: Wanted): RawBlockReader {
+    const ts = new SpanReader(this.#tsFd, false, wanted);
+    const vals = new SpanReader(this.#valFd, true, wanted);
     return (h, j) => {
       const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
-      return [ts.read(h.tsOffsets[j]!, h.tsSizes[j]!, what), vals.read(h.valOffsets[j]!, h.valSizes[j]!, what)];
+      return [ts.read(h, j, what), vals.read(h, j, what)];
     };
   }
 
@@ -158,13 +166,11 @@ export function blockFields(h: BlockHeaders, j: number): BlockFields {
 type ByteSource = (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array;
 
 const READ_AHEAD_BYTES = 256 * 1024;
-const SEARCH_READ_AHEAD_MIN = 4 * 1024;
-const SEARCH_READ_AHEAD_MAX = 128 * 1024;
 
 /**
  * ReadAhead serves reads at growing offsets of one file from a buffer refilled in chunks. The
  * chunk doubles (minWindow up to maxWindow) while each refill starts near the previous chunk,
- * and drops back to minWindow after a jump, so sparse reads do not pay for bytes they skip.
+ * and drops back to minWindow after a jump.
  */
 class ReadAhead {
   readonly #fd: number;
@@ -215,16 +221,24 @@ export class SeriesBlockCursor {
   readonly part: DataPart;
   readonly #minTs: number;
   readonly #maxTs: number;
+  readonly #ids: Float64Array | undefined;
   #g = 0;
   #j = 0;
   #hg = -1;
   #h: BlockHeaders | undefined;
   #reader: BlockReader | undefined;
 
-  constructor(part: DataPart, minTs: number, maxTs: number) {
+  /** ids, when given, are all the series the caller will ask for (ascending): reads then span the nearby ones. */
+  constructor(part: DataPart, minTs: number, maxTs: number, ids?: Float64Array) {
     this.part = part;
     this.#minTs = minTs;
     this.#maxTs = maxTs;
+    this.#ids = ids;
+  }
+
+  /** wanted describes the blocks this cursor's search will read (undefined without ids). */
+  get wanted(): Wanted | undefined {
+    return this.#ids === undefined ? undefined : { ids: this.#ids, minTs: this.#minTs, maxTs: this.#maxTs };
   }
 
   // headers of group g; the cursor keeps the current group instead of asking the cache per series.
@@ -262,7 +276,7 @@ export class SeriesBlockCursor {
    * checked here), reading ahead through the part's files. Returns the number of blocks read.
    */
   readSeries(id: number, s: SeriesScratch): number {
-    this.#reader ??= this.part.searchReader();
+    this.#reader ??= this.part.searchReader(this.wanted);
     const read = this.#reader;
     let blocks = 0;
     let lastTs = -Infinity;

@@ -85,7 +85,9 @@ function parseHelp(text: string): Map<string, HelpEntry> {
 
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-describe.concurrent('common flags of every binary', () => {
+// Up to five binaries start at once here, each loading its whole module graph (1–2 CPU-s): on a
+// busy 2-core machine one start has taken over 10 s, so these get more than the default 30 s.
+describe.concurrent('common flags of every binary', { timeout: 90_000 }, () => {
   it('finds the binaries (at least tsdb)', () => {
     expect(BINARIES).toContain('src/cmd/tsdb.ts');
   });

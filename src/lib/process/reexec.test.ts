@@ -33,7 +33,7 @@ describe('runtimeV8Flags', () => {
   });
 
   it('gives the tsdb the old generation growing factor', () => {
-    expect(runtimeV8Flags(TSDB_TUNING, [], {})).toEqual(['--heap-growing-percent=30']);
+    expect(runtimeV8Flags(TSDB_TUNING, [], {})).toEqual(['--heap-growing-percent=100']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingTuning, type ReexecOptions, tunedLaunch } from './reexec.ts';
+import { missingTuning, type ReexecOptions, runtimeV8Flags, tunedLaunch } from './reexec.ts';
 import { TSDB_TUNING } from './tuning.ts';
 
 const o: ReexecOptions = { keyFlag: '--max-semi-space-size', nodeFlags: ['--max-semi-space-size=4', '--single-threaded-gc'], env: { A: '1', B: '2' }, optOutVar: 'NO_REEXEC' };
@@ -19,6 +19,21 @@ describe('missingTuning', () => {
   it('runs as started when opted out', () => {
     expect(missingTuning(o, [], { NO_REEXEC: '1' })).toBeUndefined();
     expect(missingTuning(o, [], { NO_REEXEC: '0' })).toEqual(o.nodeFlags);
+  });
+});
+
+describe('runtimeV8Flags', () => {
+  const v: ReexecOptions = { ...o, v8Flags: ['--heap-growing-percent=30', '--no-memory-reducer'] };
+  it('sets the flags not given on the command line, in either spelling, and none when opted out', () => {
+    expect(runtimeV8Flags(v, [], {})).toEqual(['--heap-growing-percent=30', '--no-memory-reducer']);
+    expect(runtimeV8Flags(v, ['--heap_growing_percent=50'], {})).toEqual(['--no-memory-reducer']);
+    expect(runtimeV8Flags(v, ['--heap-growing-percent=50', '--no-memory-reducer'], {})).toEqual([]);
+    expect(runtimeV8Flags(v, [], { NO_REEXEC: '1' })).toEqual([]);
+    expect(runtimeV8Flags(o, [], {})).toEqual([]);
+  });
+
+  it('gives the tsdb the old generation growing factor', () => {
+    expect(runtimeV8Flags(TSDB_TUNING, [], {})).toEqual(['--heap-growing-percent=100']);
   });
 });
 

@@ -3,6 +3,7 @@
 import { enableCompileCache, flushCompileCache, getCompileCacheDir } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 
 /** ReexecOptions say what a binary wants in effect before it starts. */
 export interface ReexecOptions {
@@ -14,6 +15,12 @@ export interface ReexecOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** optOutVar: set to "1", the process runs as started. */
   readonly optOutVar: string;
+  /**
+   * v8Flags are V8 flags (`--name=value`) that Node refuses in NODE_OPTIONS: reexecTuned sets them
+   * at run time (v8.setFlagsFromString), so a start through NODE_OPTIONS (the image) gets them
+   * too. A flag of the same name on the command line wins. They apply to worker threads as well.
+   */
+  readonly v8Flags?: readonly string[];
 }
 
 /**
@@ -31,6 +38,7 @@ export function reexecTuned(o: ReexecOptions): void {
   // (loading TypeScript's stripper, a WASM module, for them): a launcher that sets
   // NODE_COMPILE_CACHE avoids that (tunedLaunch).
   enableCompileCache();
+  for (const f of runtimeV8Flags(o, process.execArgv, process.env)) setFlagsFromString(f);
   const flags = missingTuning(o, process.execArgv, process.env);
   if (flags === undefined || typeof process.execve !== 'function') return;
   const cacheDir = getCompileCacheDir();
@@ -52,6 +60,14 @@ export function missingTuning(o: ReexecOptions, execArgv: readonly string[], env
   const flags = given ? [] : o.nodeFlags;
   const envMissing = Object.keys(o.env ?? {}).some((k) => env[k] === undefined);
   return flags.length === 0 && !envMissing ? undefined : flags;
+}
+
+/** runtimeV8Flags returns the flags of o.v8Flags that reexecTuned sets: those not given on the command line, none when opted out. */
+export function runtimeV8Flags(o: ReexecOptions, execArgv: readonly string[], env: Readonly<Record<string, string | undefined>>): readonly string[] {
+  if (env[o.optOutVar] === '1') return [];
+  const name = (f: string) => f.split('=')[0]!.replaceAll('_', '-');
+  const given = new Set(execArgv.map(name));
+  return (o.v8Flags ?? []).filter((f) => !given.has(name(f)));
 }
 
 /** TunedLaunch is what a launcher passes to start a binary in its tuning at once. */

@@ -1,5 +1,6 @@
 // Sets of series IDs are sorted, duplicate-free Float64Arrays (IDs are integers < 2^53).
 // All functions are pure and return new arrays.
+import { lowerBound } from '../common/sorted.ts';
 
 /** EMPTY_IDS is the empty set. */
 export const EMPTY_IDS = new Float64Array(0);
@@ -94,14 +95,8 @@ function concatIds(first: Float64Array, second: Float64Array): Float64Array {
 
 /** hasId reports whether sorted set a holds id. */
 export function hasId(a: Float64Array, id: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < a.length && a[lo] === id;
+  const i = lowerBound(a, id);
+  return i < a.length && a[i] === id;
 }
 
 /**
@@ -133,7 +128,8 @@ export function intersectRuns(sets: readonly (readonly Float64Array[])[]): Float
   }
 }
 
-function concatRuns(runs: readonly Float64Array[]): Float64Array {
+/** concatRuns joins runs into one array, in order. */
+export function concatRuns(runs: readonly Float64Array[]): Float64Array {
   let n = 0;
   for (const r of runs) n += r.length;
   const out = new Float64Array(n);

@@ -1,5 +1,5 @@
 import { ArrayCursor, MergedCursor, PartCursor, type ItemCursor } from './cursor.ts';
-import { unionIds } from './id-sets.ts';
+import { concatRuns, unionIds } from './id-sets.ts';
 import { type IndexPart, lowerBound } from './index-part.ts';
 import { decodeText, readIdKey } from './keys.ts';
 
@@ -48,7 +48,7 @@ export class IndexView {
    */
   idsWithPrefix(prefix: string): Float64Array {
     const sets: Float64Array[] = [];
-    for (const p of this.#parts) sets.push(concat(partRuns(p, prefix)));
+    for (const p of this.#parts) sets.push(concatRuns(partRuns(p, prefix)));
     for (const m of this.#mems) {
       const out: number[] = [];
       appendIds(m, prefix, prefix + '\u0100', out);
@@ -122,17 +122,6 @@ function textsAfter(c: ItemCursor, prefix: string): string[] {
   return out;
 }
 
-function concat(runs: readonly Float64Array[]): Float64Array {
-  let n = 0;
-  for (const r of runs) n += r.length;
-  const out = new Float64Array(n);
-  n = 0;
-  for (const r of runs) {
-    out.set(r, n);
-    n += r.length;
-  }
-  return out;
-}
 
 // appendIds appends the IDs of the items of sorted array items in [prefix, upper) to out and
 // returns whether the range may go on past the end of the array (in the next block).

@@ -1,5 +1,6 @@
 import { readSync } from 'node:fs';
 import { CorruptDataError } from '../common/errors.ts';
+import { lowerBound } from '../common/sorted.ts';
 import type { BlockHeaders } from './part-format.ts';
 
 // A search knows, before it reads a block, every series it will ask for next (the sorted IDs of
@@ -91,13 +92,3 @@ export class SpanReader {
   }
 }
 
-function lowerBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

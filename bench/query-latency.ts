@@ -5,7 +5,7 @@
 //
 //   node bench/query-latency.ts [--series 10000] [--points 1440] [--rounds 3] [--reps 5]
 //        [--work /tmp/tsdb-bench] [--start <ms>] [--cache] [--only vm|strata] [--json out.json]
-//        [--tsdb-flags '-search.queryWorkers=2 ...'] (extra flags for the Strata server only)
+//        [--tsdb-flags='-search.queryWorkers=2 ...'] (extra flags for the Strata server only; with '=', since they start with a dash)
 //
 // Each server is loaded once into a data dir kept under --work (loaded/<server>-<workload>,
 // force-flushed and force-merged), then every round starts each server on its loaded dir (the

@@ -11,7 +11,7 @@ import type { BlockHeaders } from './part-format.ts';
 // one metric) then costs about one read per group of nearby wanted blocks, of about the bytes
 // it decodes; a guessing read-ahead either read a block at a time or copied up to 128 KiB of
 // other series' blocks per read (measured: 298 reads, 2.5 MB copied for i:binary_ratio's ~348
-// blocks of ~0.6 MB; see the branch h-readpath's report).
+// blocks of ~0.6 MB; bench/RESULTS.md, "Issue 18, third session", storage reads).
 
 /**
  * SPAN_GAP_BYTES: unwanted bytes a read spans to reach the next wanted block. Measured on the

@@ -1,3 +1,4 @@
+import { lazyImport } from '../../lib/process/lazy-import.ts';
 import * as common from '../../lib/protoparser/common/index.ts';
 import type { CsvImportFormat } from '../../lib/protoparser/csv/index.ts';
 import type { InfluxPrecision } from '../../lib/protoparser/influx/index.ts';
@@ -11,21 +12,21 @@ import { type FormatHandler, type IngestInput, queryValue } from './ingest.ts';
 // item 4: the parsers are ~50 modules and register no flags). The handler awaits the import before
 // it reads the body, which waits in the socket meanwhile; later requests get the settled promise.
 // Only `common` (errors, byte streams, key dictionaries; needed at start anyway) is imported here.
-let prometheusParser: Promise<typeof import('../../lib/protoparser/prometheus/index.ts')> | undefined;
-let remoteWriteParser: Promise<typeof import('../../lib/protoparser/remotewrite/index.ts')> | undefined;
-let influxParser: Promise<typeof import('../../lib/protoparser/influx/index.ts')> | undefined;
-let jsonLineParser: Promise<typeof import('../../lib/protoparser/jsonline/index.ts')> | undefined;
-let csvParser: Promise<typeof import('../../lib/protoparser/csv/index.ts')> | undefined;
-let nativeParser: Promise<typeof import('../../lib/protoparser/native/index.ts')> | undefined;
-let agentParser: Promise<typeof import('../../lib/protoparser/agentfmt/index.ts')> | undefined;
-let openTsdbHttpParser: Promise<typeof import('../../lib/protoparser/opentsdbhttp/index.ts')> | undefined;
+const prometheusParser = lazyImport(() => import('../../lib/protoparser/prometheus/index.ts'));
+const remoteWriteParser = lazyImport(() => import('../../lib/protoparser/remotewrite/index.ts'));
+const influxParser = lazyImport(() => import('../../lib/protoparser/influx/index.ts'));
+const jsonLineParser = lazyImport(() => import('../../lib/protoparser/jsonline/index.ts'));
+const csvParser = lazyImport(() => import('../../lib/protoparser/csv/index.ts'));
+const nativeParser = lazyImport(() => import('../../lib/protoparser/native/index.ts'));
+const agentParser = lazyImport(() => import('../../lib/protoparser/agentfmt/index.ts'));
+const openTsdbHttpParser = lazyImport(() => import('../../lib/protoparser/opentsdbhttp/index.ts'));
 
 /**
  * prometheusText: /api/v1/import/prometheus — text exposition lines, optional ms timestamps. Parsed on
  * the parse pool when there is one, else keyed on the event loop, else into rows (see InsertOptions).
  */
 export const prometheusText: FormatHandler = async (i, o) => {
-  const prometheus = await (prometheusParser ??= import('../../lib/protoparser/prometheus/index.ts'));
+  const prometheus = await prometheusParser();
   const base = { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, now: i.now };
   const m = i.metadata;
   if (i.onKeyedBatch !== undefined && o.parsePool?.available === true) {
@@ -38,7 +39,7 @@ export const prometheusText: FormatHandler = async (i, o) => {
 
 /** remoteWrite: /api/v1/write — snappy-compressed protobuf WriteRequest (keyed like prometheusText when it can). */
 export const remoteWrite: FormatHandler = async (i, o) => {
-  const remotewrite = await (remoteWriteParser ??= import('../../lib/protoparser/remotewrite/index.ts'));
+  const remotewrite = await remoteWriteParser();
   const base = { contentEncoding: i.contentEncoding, maxBodyBytes: o.maxRequestBytes, maxDecodedBytes: o.maxRequestBytes, onMetadata: i.metadata?.sink };
   const sum = i.onKeyedBatch !== undefined && o.remoteWriteKeys !== undefined
     ? await remotewrite.importRemoteWriteKeyed(i.body, { ...base, keys: o.remoteWriteKeys, onBatch: i.onKeyedBatch })
@@ -48,7 +49,7 @@ export const remoteWrite: FormatHandler = async (i, o) => {
 
 /** influxLine: /write, /influx/write, /influx/api/v2/write — `db` (or v2 `bucket`) and `precision` args; keyed when it can. */
 export const influxLine: FormatHandler = async (i, o) => {
-  const influx = await (influxParser ??= import('../../lib/protoparser/influx/index.ts'));
+  const influx = await influxParser();
   const precisionArg = queryValue(i.query, 'precision');
   let precision: InfluxPrecision | undefined;
   try {
@@ -79,7 +80,7 @@ export const JSON_LINE_KEY_BYTES = 1 << 20;
  * dictionary serves one body only (across bodies it would save little and hold memory for good).
  */
 export const jsonLines: FormatHandler = async (i, o) => {
-  const jsonline = await (jsonLineParser ??= import('../../lib/protoparser/jsonline/index.ts'));
+  const jsonline = await jsonLineParser();
   const base = { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes };
   if (i.onKeyedBatch !== undefined) {
     return jsonline.streamJsonLinesKeyed(i.body, { ...base, keys: new common.SeriesKeyDictionary(JSON_LINE_KEY_BYTES), onBatch: i.onKeyedBatch });
@@ -89,7 +90,7 @@ export const jsonLines: FormatHandler = async (i, o) => {
 
 /** csvRows: /api/v1/import/csv?format=<col>:<type>:<name>,… */
 export const csvRows: FormatHandler = async (i, o) => {
-  const csv = await (csvParser ??= import('../../lib/protoparser/csv/index.ts'));
+  const csv = await csvParser();
   const arg = queryValue(i.query, 'format');
   if (arg === undefined || arg === '') throw new InsertError('ERR_INSERT_BAD_ARG', 'missing "format" arg: it lists the CSV columns, e.g. format=1:metric:temperature,2:label:city,3:time:unix_s');
   let format: CsvImportFormat;
@@ -103,14 +104,14 @@ export const csvRows: FormatHandler = async (i, o) => {
 
 /** nativeBlocks: /api/v1/import/native — Strata's native block format (native/FORMAT.md). */
 export const nativeBlocks: FormatHandler = async (i, o) => {
-  const native = await (nativeParser ??= import('../../lib/protoparser/native/index.ts'));
+  const native = await nativeParser();
   const sum = await native.streamNative(i.body, { contentEncoding: i.contentEncoding, maxDecodedBytes: o.maxRequestBytes, onBatch: i.onBatch });
   return { fatal: sum.error };
 };
 
 /** agentSeries: /agentfmt/api/v1/series — Datadog-style `{"series":[…]}`. */
 export const agentSeries: FormatHandler = async (i, o) => {
-  const agentfmt = await (agentParser ??= import('../../lib/protoparser/agentfmt/index.ts'));
+  const agentfmt = await agentParser();
   const body = await readWhole(i, o.maxRequestBytes);
   const res = agentfmt.parse(body, { now: i.now, sanitizeMetricName: o.agentSanitizeMetricName });
   await deliver(res.rows, i);
@@ -119,7 +120,7 @@ export const agentSeries: FormatHandler = async (i, o) => {
 
 /** openTsdbPut: POST /api/put on -opentsdbHTTPListenAddr — JSON object or array of data points. */
 export const openTsdbPut: FormatHandler = async (i, o) => {
-  const opentsdbhttp = await (openTsdbHttpParser ??= import('../../lib/protoparser/opentsdbhttp/index.ts'));
+  const opentsdbhttp = await openTsdbHttpParser();
   const body = await readWhole(i, o.maxRequestBytes);
   const res = opentsdbhttp.parse(body, { now: i.now });
   await deliver(res.rows, i);

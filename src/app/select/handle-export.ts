@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { lazyImport } from '../../lib/process/lazy-import.ts';
 import { isStaleNaN, type LabelMatcher, type SearchQuery, type SeriesSamples } from '../../lib/storageapi/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { applyExtraFilters, parseExtraFilters, parseSelectorArg } from './filters.ts';
@@ -7,10 +8,10 @@ import { parseTimeParam } from './time-params.ts';
 
 // Each export format's writer module is imported on the first export in that format, not at start
 // (issue 18 item 4); later exports get the settled promise.
-let jsonLineWriter: Promise<typeof import('../../lib/protoparser/jsonline/index.ts')> | undefined;
-let csvWriter: Promise<typeof import('../../lib/protoparser/csv/index.ts')> | undefined;
-let nativeWriter: Promise<typeof import('../../lib/protoparser/native/index.ts')> | undefined;
-let prometheusWriter: Promise<typeof import('../../lib/protoparser/prometheus/index.ts')> | undefined;
+const jsonLineWriter = lazyImport(() => import('../../lib/protoparser/jsonline/index.ts'));
+const csvWriter = lazyImport(() => import('../../lib/protoparser/csv/index.ts'));
+const nativeWriter = lazyImport(() => import('../../lib/protoparser/native/index.ts'));
+const prometheusWriter = lazyImport(() => import('../../lib/protoparser/prometheus/index.ts'));
 
 /** StreamBody is a streamed response: runRead holds the request's slot until it has been sent. */
 export interface StreamBody {
@@ -95,7 +96,7 @@ function streamSeries(c: ReadContext, q: SearchQuery, render: Render, head?: Buf
 
 /** handleExportJson serves /api/v1/export: one JSON line per series (max_rows_per_line splits long ones). */
 export async function handleExportJson(c: ReadContext): Promise<StreamBody> {
-  const jsonline = await (jsonLineWriter ??= import('../../lib/protoparser/jsonline/index.ts'));
+  const jsonline = await jsonLineWriter();
   const q = exportQuery(c);
   const maxRows = Number(c.params.get('max_rows_per_line') ?? 0);
   if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw badData('max_rows_per_line', new Error('must be a non-negative integer'));
@@ -104,7 +105,7 @@ export async function handleExportJson(c: ReadContext): Promise<StreamBody> {
 
 /** handleExportCsv serves /api/v1/export/csv: `format` lists the columns (DECISIONS.md "CSV export"). */
 export async function handleExportCsv(c: ReadContext): Promise<StreamBody> {
-  const csv = await (csvWriter ??= import('../../lib/protoparser/csv/index.ts'));
+  const csv = await csvWriter();
   const arg = c.params.get('format');
   if (arg === undefined || arg === '') throw new ApiError('bad_data', 'missing "format" arg, e.g. format=__name__,__value__,__timestamp__:unix_s,job');
   let columns: ReturnType<typeof csv.parseExportFormat>;
@@ -119,14 +120,14 @@ export async function handleExportCsv(c: ReadContext): Promise<StreamBody> {
 
 /** handleExportNative serves /api/v1/export/native: Strata's native block format. */
 export async function handleExportNative(c: ReadContext): Promise<StreamBody> {
-  const native = await (nativeWriter ??= import('../../lib/protoparser/native/index.ts'));
+  const native = await nativeWriter();
   const q = exportQuery(c);
   return { stream: streamSeries(c, q, (s) => native.encodeSeries(s.labels, s.timestamps, s.values), native.header()), contentType: 'application/octet-stream' };
 }
 
 /** handleFederate serves /federate: the last sample of each series within the lookback window, as Prometheus text. */
 export async function handleFederate(c: ReadContext): Promise<StreamBody> {
-  const prometheus = await (prometheusWriter ??= import('../../lib/protoparser/prometheus/index.ts'));
+  const prometheus = await prometheusWriter();
   const lookback = c.deps.limits.lookbackDeltaMs;
   const end = time(c, 'time', c.now);
   const q: SearchQuery = { tenant: c.deps.tenant, matcherSets: matchSets(c), timeRange: { minTimestamp: end - lookback + 1, maxTimestamp: end }, maxSeries: c.deps.limits.maxUniqueTimeseries };

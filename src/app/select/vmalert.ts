@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { lazyImport } from '../../lib/process/lazy-import.ts';
 import type { PoolRegistry } from '../../lib/httpproxy/index.ts';
 import type { ReadContext } from './request-context.ts';
 
@@ -9,8 +10,7 @@ import type { ReadContext } from './request-context.ts';
 
 // The proxy (lib/httpproxy with undici, ~130 modules) is loaded at the first proxied request, not
 // when the server starts: most servers have no vmalert, and a start loads that much less.
-let httpproxy: Promise<typeof import('../../lib/httpproxy/index.ts')> | undefined;
-const loadHttpProxy = () => (httpproxy ??= import('../../lib/httpproxy/index.ts'));
+const loadHttpProxy = lazyImport(() => import('../../lib/httpproxy/index.ts'));
 
 /** VmalertProxy forwards requests to one rule evaluator, streaming its answers back. */
 export class VmalertProxy {

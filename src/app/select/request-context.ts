@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { formatDuration } from '../../lib/flags/index.ts';
 import { ParseError as QueryParseError } from '../../lib/promql/index.ts';
@@ -68,12 +68,11 @@ export async function runRead(
       : { params, signal: ac.signal, now: deps.now(), deps: { ...deps, tenant: scope.tenant, storage: scope.storage }, remoteAddr, partial: () => scope.isPartial() });
     if (out === undefined || reply.sent) return;
     if (isStream(out)) {
-      // Failures before the first byte (limits, deadlines, bad matchers) still get a proper error
-      // status, so the first chunk is pulled before the 200 goes out.
-      const body = await primed(out.stream);
-      void reply.type(out.contentType).send(body);
+      // The handler rendered the first chunk before returning (StreamBody), so failures before
+      // the first byte already got their error status above.
+      void reply.type(out.contentType).send(out.stream);
       // The slot stays taken until the whole body is written.
-      await finished(body);
+      await finished(out.stream);
       return reply;
     }
     if (isRawJson(out)) {
@@ -103,18 +102,7 @@ function withPartial(out: unknown, isPartial: boolean): unknown {
   return { ...out, isPartial };
 }
 
-async function primed(stream: NodeJS.ReadableStream): Promise<Readable> {
-  const it = stream[Symbol.asyncIterator]();
-  const first = await it.next();
-  async function* all(): AsyncGenerator<Buffer | string> {
-    if (first.done === true) return;
-    yield first.value as Buffer | string;
-    for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value as Buffer | string;
-  }
-  return Readable.from(all(), { objectMode: false });
-}
-
-function isStream(v: unknown): v is { stream: NodeJS.ReadableStream; contentType: string } {
+function isStream(v: unknown): v is { stream: Readable; contentType: string } {
   return typeof v === 'object' && v !== null && 'stream' in v && 'contentType' in v;
 }
 

@@ -9,9 +9,14 @@ import { decompressTransient } from './zstd.ts';
 
 const cursor = new ByteReader<Uint8Array>(new Uint8Array(0), '');
 
+/** maxValueStreamBytes bounds the uncompressed value stream of n values (a damaged frame cannot declare more). */
+export function maxValueStreamBytes(n: number): number {
+  return n * 17 + 64;
+}
+
 function open(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): ByteReader {
   if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
-  if (enc & ENC_ZSTD) data = decompressTransient(data, n * 17 + 64, what);
+  if (enc & ENC_ZSTD) data = decompressTransient(data, maxValueStreamBytes(n), what);
   cursor.reset(data, what);
   return cursor;
 }

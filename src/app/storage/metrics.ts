@@ -42,7 +42,7 @@ export function registerStorageMetrics(stats: () => StorageStats): void {
   gauge('tsdb_wal_size_bytes', 'Bytes in write-ahead log segments not yet covered by parts', [], (g) => g.set(s().wal.bytes));
   counterFunc('tsdb_wal_written_bytes_total', 'Bytes written to the write-ahead log', [], (set) => set({}, s().wal.bytesWritten));
   counterFunc('tsdb_wal_fsyncs_total', 'fsync calls on the write-ahead log', [], (set) => set({}, s().wal.fsyncs));
-  const caches = ['series', 'labels', 'indexBlocks', 'partHeaders'] as const;
+  const caches = ['series', 'labels', 'indexBlocks', 'partHeaders', 'partValues'] as const;
   gauge('tsdb_cache_entries', 'Entries in each cache', ['cache'], (g) => caches.forEach((c) => g.set({ cache: c }, s().caches[c].entries)));
   gauge('tsdb_cache_size_bytes', 'Bytes held by each cache', ['cache'], (g) => caches.forEach((c) => g.set({ cache: c }, s().caches[c].bytes)));
   gauge('tsdb_cache_size_max_bytes', 'Byte limit of each cache', ['cache'], (g) => caches.forEach((c) => g.set({ cache: c }, s().caches[c].maxBytes)));

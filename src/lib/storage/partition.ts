@@ -28,6 +28,8 @@ export interface MergeSettings {
 /** PartitionOptions are shared by all partitions of a storage. */
 export interface PartitionOptions {
   readonly cache: LruCache<BlockHeaders>;
+  /** valuesCache keeps inflated value streams of blocks searches decode the newest samples of (DataPart.open). */
+  readonly valuesCache?: LruCache<Uint8Array>;
   readonly logger: StorageLogger;
   readonly mergePolicy?: MergePolicy;
 }
@@ -82,7 +84,7 @@ export class Partition {
         removeDir(join(p.dir, d));
       }
     }
-    for (const n of names) p.#parts.push(DataPart.open(p.dir, n, opts.cache));
+    for (const n of names) p.#parts.push(DataPart.open(p.dir, n, opts.cache, opts.valuesCache));
     return p;
   }
 
@@ -105,7 +107,7 @@ export class Partition {
    * returned promise resolves when the manifest listing it is durable.
    */
   install(written: WrittenPart): Promise<void> {
-    this.#parts.push(DataPart.open(this.dir, written.name, this.#opts.cache));
+    this.#parts.push(DataPart.open(this.dir, written.name, this.#opts.cache, this.#opts.valuesCache));
     return this.#manifest.persist();
   }
 
@@ -144,7 +146,7 @@ export class Partition {
       const { runner, signal, ...settings } = opts;
       const meta = await runner.merge({ ...settings, partitionDir: this.dir, inputs: inputs.map((p) => p.name), outName: name }, signal);
       if (this.#dropped) return;
-      const output = meta ? [DataPart.open(this.dir, name, this.#opts.cache)] : [];
+      const output = meta ? [DataPart.open(this.dir, name, this.#opts.cache, this.#opts.valuesCache)] : [];
       this.#parts = [...this.#parts.filter((p) => !inputs.includes(p)), ...output];
       await this.#manifest.persist();
       // Only now, with the manifest no longer listing them, may the inputs go.

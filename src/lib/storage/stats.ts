@@ -54,7 +54,7 @@ export interface StorageStats {
   readonly flushErrors: number;
   readonly lastFlushDurationMs: number;
   readonly wal: { readonly bytes: number; readonly bytesWritten: number; readonly fsyncs: number };
-  readonly caches: Readonly<Record<'series' | 'labels' | 'indexBlocks' | 'partHeaders', CacheStats>>;
+  readonly caches: Readonly<Record<'series' | 'labels' | 'indexBlocks' | 'partHeaders' | 'partValues', CacheStats>>;
   readonly snapshots: number;
   readonly tenants: readonly TenantStats[];
 }
@@ -110,6 +110,7 @@ export function collectStats(core: StorageCore, lastFlushMs: number): StorageSta
       labels: lru(core.labelsCache),
       indexBlocks: lru(core.indexCache),
       partHeaders: lru(core.headersCache),
+      partValues: lru(core.valuesCache),
     },
     snapshots: listSnapshots(core.paths.snapshots).length,
     tenants,

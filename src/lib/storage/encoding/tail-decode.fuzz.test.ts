@@ -5,7 +5,7 @@ import { CorruptDataError } from '../common/errors.ts';
 import { ByteWriter } from '../../bytes/index.ts';
 import { ENC_ZSTD, TS_DELTA_OF_DELTA, TS_DELTA_OF_DELTA_TAIL, encodeTimestamps } from './timestamps.ts';
 import { decodeTimestamps, decodeTimestampsTail } from './timestamps-decode.ts';
-import { V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_DECIMAL_DELTA2_TAIL, V_DECIMAL_DELTA_TAIL, ValueEncoder } from './values.ts';
+import { V_CONST, V_DECIMAL_DELTA, V_DECIMAL_DELTA2, V_DECIMAL_DELTA2_TAIL, V_DECIMAL_DELTA_TAIL, V_FLOAT_XOR, ValueEncoder } from './values.ts';
 import { decodeValues, decodeValuesTail } from './values-decode.ts';
 
 const sameBits = (a: Float64Array, b: Float64Array): boolean =>
@@ -85,6 +85,31 @@ describe('decodeValuesTail', () => {
         if (enc === V_DECIMAL_DELTA2_TAIL) f(V_DECIMAL_DELTA2, withoutLastVarints(w.copy(), 2));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('decodeValuesTail of XOR and constant streams', () => {
+  it('decodes them backwards from the last value, bit-exact for every lo, at any byte offset', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double(), { minLength: 1, maxLength: 80 }), fc.boolean(), fc.nat(3), (vals, constant, pad) => {
+        const src = constant ? new Float64Array(vals.length).fill(vals[0]!) : Float64Array.from(vals);
+        const n = src.length;
+        const w = new ByteWriter();
+        const enc = new ValueEncoder(0).encode(src, 0, n, w);
+        if (enc !== V_FLOAT_XOR && enc !== V_CONST) return;
+        // At an odd offset of its buffer, as a view of a read span is.
+        const raw = w.copy();
+        const bytes = new Uint8Array(pad + raw.length);
+        bytes.set(raw, pad);
+        const stream = bytes.subarray(pad);
+        for (let lo = 0; lo < n; lo++) {
+          const out = new Float64Array(n + 2);
+          decodeValuesTail(enc, stream, n, lo, out, 2, 'tail');
+          expect(sameBits(out.subarray(2 + lo), src.subarray(lo))).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

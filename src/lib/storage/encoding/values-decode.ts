@@ -9,9 +9,14 @@ import { decompressTransient } from './zstd.ts';
 
 const cursor = new ByteReader<Uint8Array>(new Uint8Array(0), '');
 
+/** maxValueStreamBytes bounds the uncompressed value stream of n values (a damaged frame cannot declare more). */
+export function maxValueStreamBytes(n: number): number {
+  return n * 17 + 64;
+}
+
 function open(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): ByteReader {
   if (n < 1 || off + n > out.length) throw new CorruptDataError(`cannot decode ${what}: bad sample count ${n}`);
-  if (enc & ENC_ZSTD) data = decompressTransient(data, n * 17 + 64, what);
+  if (enc & ENC_ZSTD) data = decompressTransient(data, maxValueStreamBytes(n), what);
   cursor.reset(data, what);
   return cursor;
 }
@@ -24,13 +29,7 @@ export function decodeValues(enc: number, data: Uint8Array, n: number, out: Floa
   const c = open(enc, data, n, out, off, what);
   const kind = enc & ~ENC_ZSTD;
   if (kind === V_CONST) {
-    const lo = c.readU32();
-    const hi = c.readU32();
-    const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
-    for (let i = 0; i < 2 * n; i += 2) {
-      u[i] = lo;
-      u[i + 1] = hi;
-    }
+    fillConst(c, n, 0, out, off);
   } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2 || kind === V_DECIMAL_DELTA_TAIL || kind === V_DECIMAL_DELTA2_TAIL) {
     decodeDecimalStream(c, kind, n, out, off);
   } else if (kind === V_FLOAT_XOR) {
@@ -45,16 +44,26 @@ export function decodeValues(enc: number, data: Uint8Array, n: number, out: Floa
 /**
  * decodeValuesTail writes the values of indexes lo..n−1 of a block into out[off+lo..off+n)
  * (it may write the others too). Decimal streams with a tail are decoded backwards from their
- * last mantissa, so the cost follows n − lo; other streams are decoded whole.
+ * last mantissa, and XOR streams backwards from their last value (the XOR of the whole stream),
+ * so the cost of the decoding itself follows n − lo; a constant fills lo..n−1 only; other
+ * streams are decoded whole.
  */
 export function decodeValuesTail(enc: number, data: Uint8Array, n: number, lo: number, out: Float64Array, off: number, what: string): void {
   const kind = enc & ~ENC_ZSTD;
-  if (lo <= 0 || (kind !== V_DECIMAL_DELTA_TAIL && kind !== V_DECIMAL_DELTA2_TAIL)) {
+  const tail = kind === V_DECIMAL_DELTA_TAIL || kind === V_DECIMAL_DELTA2_TAIL || kind === V_FLOAT_XOR || kind === V_CONST;
+  if (lo <= 0 || !tail) {
     decodeValues(enc, data, n, out, off, what);
     return;
   }
   if (lo >= n) throw new CorruptDataError(`cannot decode ${what}: index ${lo} past ${n} values`);
   const c = open(enc, data, n, out, off, what);
+  if (kind === V_CONST || kind === V_FLOAT_XOR) {
+    if (kind === V_CONST) fillConst(c, n, lo, out, off);
+    else decodeXorTail(c, n, lo, out, off);
+    c.done();
+    c.release();
+    return;
+  }
   const { exp, excStart, excCount } = decimalHeader(c, n);
   const mantStart = c.pos;
   c.pos = c.end;
@@ -218,6 +227,63 @@ function applyExceptions(c: ByteReader, excStart: number, count: number, out: Fl
     u[2 * pos + 1] = c.readU32();
   }
   c.pos = end;
+}
+
+// fillConst writes the stream's one value (its raw bits) into out[off+from..off+n).
+function fillConst(c: ByteReader, n: number, from: number, out: Float64Array, off: number): void {
+  const lo = c.readU32();
+  const hi = c.readU32();
+  const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+  for (let i = 2 * from; i < 2 * n; i += 2) {
+    u[i] = lo;
+    u[i + 1] = hi;
+  }
+}
+
+// xorWord returns the low (or high) 32 bits of the i-th XOR word of a stream at s, gathered from
+// its four byte planes.
+function xorWord(src: Uint8Array, s: number, n: number, i: number, high: boolean): number {
+  const b = high ? s + 4 * n + i : s + i;
+  return (src[b]! | (src[b + n]! << 8) | (src[b + 2 * n]! << 16) | (src[b + 3 * n]! << 24)) >>> 0;
+}
+
+// foldPlanes XORs together the n bytes of each of the four byte planes from base (a 32-bit half
+// of every XOR word) and returns them as one 32-bit word: the XOR of all n half-words.
+function foldPlanes(src: Uint8Array, view: DataView, base: number, n: number): number {
+  let w = 0;
+  for (let k = 0; k < 4; k++) {
+    let x = 0;
+    const start = base + k * n;
+    let i = start;
+    const end = start + n;
+    // Four bytes of the plane per step (one word read); their XOR folds to one byte below.
+    for (const last4 = end - 3; i < last4; i += 4) x ^= view.getInt32(i, true);
+    for (; i < end; i++) x ^= src[i]!;
+    x ^= x >>> 16;
+    x ^= x >>> 8;
+    w |= (x & 0xff) << (8 * k);
+  }
+  return w >>> 0;
+}
+
+// decodeXorTail writes values lo..n−1 of an XOR stream: the last value's bits are the XOR of all
+// n words (the first value XORs zero), and each earlier one is the next XOR the next word.
+function decodeXorTail(c: ByteReader, n: number, lo: number, out: Float64Array, off: number): void {
+  if (c.pos + n * 8 > c.end) c.fail(`needs ${n * 8} bytes, ${c.end - c.pos} left`);
+  const src = c.buf;
+  const s = c.pos;
+  const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
+  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  let plo = foldPlanes(src, view, s, n);
+  let phi = foldPlanes(src, view, s + 4 * n, n);
+  for (let i = n - 1; ; i--) {
+    u[2 * i] = plo;
+    u[2 * i + 1] = phi;
+    if (i === lo) break;
+    plo = (plo ^ xorWord(src, s, n, i, false)) >>> 0;
+    phi = (phi ^ xorWord(src, s, n, i, true)) >>> 0;
+  }
+  c.pos = s + n * 8;
 }
 
 function decodeXor(c: ByteReader, n: number, out: Float64Array, off: number): void {

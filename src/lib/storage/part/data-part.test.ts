@@ -30,9 +30,10 @@ function writePart(): { dir: string; name: string } {
 }
 
 describe('SeriesBlockCursor.readSeries', () => {
-  it('returns the samples of a window, decoding recent windows from the blocks\' ends', () => {
+  it.each([false, true])('returns the samples of a window, decoding recent windows from the blocks\' ends (inflated values cached: %s)', (cached) => {
     const { dir, name } = writePart();
-    const part = DataPart.open(dir, name, new LruCache(1 << 20));
+    const values = cached ? new LruCache<Uint8Array>(1 << 20) : undefined;
+    const part = DataPart.open(dir, name, new LruCache(1 << 20), values);
     const f = (id: number, minTs: number, maxTs: number) => {
       const [ts, vals] = id === 1 ? [ts1, vals1] : [ts2, vals2];
       const s = new SeriesScratch();
@@ -52,7 +53,17 @@ describe('SeriesBlockCursor.readSeries', () => {
     f(2, ts2[97]! - 0.5, Infinity);
     f(2, ts2[50]!, ts2[60]!);
     f(2, ts2[99]! + 1, Infinity);
+    if (values !== undefined) {
+      // The tail decodes above went through the cache; asked again, they are served from it,
+      // with the same samples.
+      expect(values.size).toBeGreaterThan(0);
+      const hits = values.hits;
+      f(1, ts1[19_990]! - 1, Infinity);
+      f(1, ts1[8191]! + 1, ts1[8192]! + 2);
+      expect(values.hits).toBeGreaterThan(hits);
+    }
     part.release();
+    if (values !== undefined) expect(values.size).toBe(0);
   });
 });
 

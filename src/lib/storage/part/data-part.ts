@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { appendSourceBlock, type BlockFields, decodeBlock } from './block-decode.ts';
 import { SpanReader, type Wanted } from './span-read.ts';
 import { decompress, decompressTransient } from '../encoding/zstd.ts';
+import { ENC_ZSTD } from '../encoding/timestamps.ts';
+import { maxValueStreamBytes } from '../encoding/values-decode.ts';
 import { CorruptDataError, errorMessage } from '../common/errors.ts';
 import type { LruCache } from '../common/lru-cache.ts';
 import type { SeriesScratch } from './series-scratch.ts';
@@ -24,16 +26,18 @@ export class DataPart {
   readonly meta: PartMeta;
   readonly metaindex: readonly MetaindexRow[];
   readonly #cache: LruCache<BlockHeaders>;
+  readonly #values: LruCache<Uint8Array> | undefined;
   readonly #tsFd: number;
   readonly #valFd: number;
   readonly #indexFd: number;
   #refs = 1;
   #scratch = Buffer.allocUnsafe(1 << 16);
 
-  private constructor(partitionDir: string, name: string, cache: LruCache<BlockHeaders>) {
+  private constructor(partitionDir: string, name: string, cache: LruCache<BlockHeaders>, values: LruCache<Uint8Array> | undefined) {
     this.name = name;
     this.path = join(partitionDir, name);
     this.#cache = cache;
+    this.#values = values;
     const opened: number[] = [];
     try {
       this.meta = JSON.parse(readFileSync(join(this.path, 'metadata.json'), 'utf8')) as PartMeta;
@@ -48,9 +52,12 @@ export class DataPart {
     [this.#tsFd, this.#valFd, this.#indexFd] = opened as [number, number, number];
   }
 
-  /** open reads the metadata and metaindex of partitionDir/name. */
-  static open(partitionDir: string, name: string, cache: LruCache<BlockHeaders>): DataPart {
-    return new DataPart(partitionDir, name, cache);
+  /**
+   * open reads the metadata and metaindex of partitionDir/name. values, when given, caches the
+   * decompressed value streams of blocks that searches decode only the newest samples of.
+   */
+  static open(partitionDir: string, name: string, cache: LruCache<BlockHeaders>, values?: LruCache<Uint8Array>): DataPart {
+    return new DataPart(partitionDir, name, cache, values);
   }
 
   #read(fd: number, offset: number, size: number, what: string): Buffer {
@@ -100,11 +107,30 @@ export class DataPart {
   searchReader(wanted?: Wanted): BlockReader {
     const ts = new SpanReader(this.#tsFd, false, wanted);
     const vals = new SpanReader(this.#valFd, true, wanted);
+    const cache = this.#values;
     return (h, j, outTs, outVals, off, minTs) => {
       const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
       const tsBytes = ts.read(h, j, what);
-      return decodeBlock(blockFields(h, j), tsBytes, () => vals.read(h, j, what), outTs, outVals, off, what, minTs);
+      const b = blockFields(h, j);
+      if (cache !== undefined && (b.valEnc & ENC_ZSTD) !== 0 && minTs !== undefined && minTs > b.minTs) {
+        // A tail decode (an instant query's window) needs a few samples, but the whole frame is
+        // inflated first: that, not the decoding, is its cost, so the inflated stream is kept.
+        const plain = this.#plainValues(cache, h, j, () => vals.read(h, j, what), what);
+        return decodeBlock({ ...b, valEnc: b.valEnc & ~ENC_ZSTD }, tsBytes, () => plain, outTs, outVals, off, what, minTs);
+      }
+      return decodeBlock(b, tsBytes, () => vals.read(h, j, what), outTs, outVals, off, what, minTs);
     };
+  }
+
+  // plainValues returns the decompressed value stream of block j of h from cache, reading and
+  // inflating it (then caching a copy) on a miss.
+  #plainValues(cache: LruCache<Uint8Array>, h: BlockHeaders, j: number, read: () => Uint8Array, what: string): Uint8Array {
+    const key = `${this.uid}:${h.valOffsets[j]!}`;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const plain = decompress(read(), maxValueStreamBytes(h.rows[j]!), what);
+    cache.set(key, plain, plain.length + 96);
+    return plain;
   }
 
   #aheadReader(minWindow: number, maxWindow: number): BlockReader {
@@ -144,6 +170,7 @@ export class DataPart {
     closeSync(this.#valFd);
     closeSync(this.#indexFd);
     this.#cache.deletePrefix(`${this.uid}:`);
+    this.#values?.deletePrefix(`${this.uid}:`);
   }
 }
 

@@ -8,7 +8,8 @@
 import { formatLabels, type RollupBatch, type RollupOffload, type RollupSpec } from '../query/index.ts';
 import { plainSeriesBlocks, SeriesBlocksWriter, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
 import type { Labels, SearchQuery, Searcher } from '../storageapi/index.ts';
-import { BatchBuilder, BatchError, bufferOf, evalBatch, newDecoder, resultBytes, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchBuilder, bufferOf, evalBatch, newDecoder, resultBytes, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchError } from './errors.ts';
 import type { QueryPool } from './pool.ts';
 
 /**

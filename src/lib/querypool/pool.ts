@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { RollupSpec } from '../query/rollup-run.ts';
 import { counter } from '../metrics/index.ts';
-import { BatchError, resultBytes, transferables, type BatchResult, type BlockBatch } from './batch.ts';
+import { resultBytes, transferables, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchError, WorkerFailure } from './errors.ts';
 import { BufferPool } from './buffers.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
@@ -42,17 +43,6 @@ interface Slot {
   /** error: what the thread reported before it exited (its uncaught exception). */
   error: Error | undefined;
   died: boolean;
-}
-
-/**
- * WorkerFailure: a query worker died while evaluating a batch (a bug, or memory exhausted). The
- * query fails with it; the slot starts a new worker for the next batch.
- */
-export class WorkerFailure extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'WorkerFailure';
-  }
 }
 
 /**

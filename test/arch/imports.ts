@@ -106,7 +106,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/storage': lib('bytes', 'errors', 'storageapi'),
   // Query work on worker threads: the engine's rollup loop (query) over blocks as stored, decoded
   // with the engine's block decoder (storage/series-blocks.ts), the unit a storage node can run too.
-  'src/lib/querypool': lib('flags', 'memory', 'metrics', 'query', 'storage', 'storageapi'),
+  'src/lib/querypool': lib('errors', 'flags', 'memory', 'metrics', 'query', 'storage', 'storageapi'),
   // FLAGGED storagerpc → storage: for the KeyedRows type, which pulls engine internals into the
   // cluster's insert/select clients, and for series-blocks.ts, the select payload of part blocks as
   // stored, which the select node decodes with the engine's own block decoder (one decoder); the

@@ -10,6 +10,7 @@ import { command, DATA_PATH, DATA_VOLUME, PORTS } from '../common/binaries.ts';
 import { horizontalPodAutoscaler, podDisruptionBudget, service, serviceAccount } from '../common/objects.ts';
 import { BACKUP_CONTAINER } from '../common/backup.ts';
 import { baseImage, renderArgs } from '../common/options.ts';
+import { queryWorkersFlag } from '../common/query-workers.ts';
 import type { BuildOptions } from '../common/options.ts';
 import { mainContainer, podTemplate } from '../common/pod.ts';
 import { storageStatefulSet } from '../common/statefulset.ts';
@@ -84,6 +85,7 @@ function buildStateless(cr: TSDBCluster, role: 'select' | 'insert', opts: BuildO
     replicationFactor: rf > 1 ? String(rf) : undefined,
     // With replication, select sees every sample rf times; deduplicate identical timestamps.
     'dedup.minScrapeInterval': role === 'select' && rf > 1 ? '1ms' : undefined,
+    ...(role === 'select' ? queryWorkersFlag(s.resources) : {}),
   };
   const spec = { ...s, image: s.image ?? cr.spec.image };
   const container = mainContainer(spec, {

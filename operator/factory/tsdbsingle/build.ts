@@ -7,6 +7,7 @@ import { command, DATA_PATH, DATA_VOLUME, PORTS } from '../common/binaries.ts';
 import { service, serviceAccount } from '../common/objects.ts';
 import { BACKUP_CONTAINER } from '../common/backup.ts';
 import { baseImage, renderArgs } from '../common/options.ts';
+import { queryWorkersFlag } from '../common/query-workers.ts';
 import type { BuildOptions } from '../common/options.ts';
 import { storageStatefulSet } from '../common/statefulset.ts';
 
@@ -16,7 +17,7 @@ export function buildTSDBSingle(cr: TSDBSingle, opts: BuildOptions): KubeObject[
   const name = workloadName('tsdb-single', cr.metadata.name!);
   const meta = { name, namespace: cr.metadata.namespace!, labels: commonLabels('tsdb-single', cr.metadata.name!, cr.kind) };
   const selector = selectorLabels('tsdb-single', cr.metadata.name!);
-  const args = renderArgs({ httpListenAddr: `:${PORTS.tsdb}`, storageDataPath: DATA_PATH, retentionPeriod: spec.retentionPeriod }, spec.extraArgs ?? {});
+  const args = renderArgs({ httpListenAddr: `:${PORTS.tsdb}`, storageDataPath: DATA_PATH, retentionPeriod: spec.retentionPeriod, ...queryWorkersFlag(spec.resources) }, spec.extraArgs ?? {});
   const sts = storageStatefulSet({
     meta,
     replicas: 1,

@@ -53,7 +53,7 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   const out: Series[] = [];
   const emit = sink ?? ((s: Series) => out.push(s));
   const offload = st.opts.rollupOffload;
-  const search = offload === undefined || src.fetch === undefined ? undefined : offloadSearch(src.fetch.sel, src.fetch.minT, src.fetch.maxT, st);
+  const search = offload === undefined || src.fetch === undefined || offload.accepts?.(spec) === false ? undefined : offloadSearch(src.fetch.sel, src.fetch.minT, src.fetch.maxT, st);
   if (offload !== undefined && search !== undefined) {
     // A batch's arrays are reused after it (RollupBatch): keep copies (a sink copies by contract).
     const keep = sink ?? ((s: Series) => out.push({ ...s, values: s.values.slice(), present: s.present.slice() }));

@@ -28,5 +28,10 @@ export interface RollupBatch {
  * results of the engine's own loop. Errors name what failed; an aborted signal rejects.
  */
 export interface RollupOffload {
+  /**
+   * accepts tells whether it evaluates spec; when it returns false the engine's own loop does
+   * (for rollups where shipping the series elsewhere costs more than it saves). Absent: all.
+   */
+  accepts?(spec: RollupSpec): boolean;
   rollup(searcher: Searcher, search: SearchQuery, spec: RollupSpec, signal: AbortSignal): AsyncIterable<RollupBatch>;
 }

@@ -13,6 +13,7 @@ import { runWindows, type RollupSpec } from '../query/rollup-run.ts';
 import { SeriesBlocksDecoder, type SeriesBlocks } from '../storage/series-blocks.ts';
 import type { Labels } from '../storageapi/index.ts';
 import type { BufferPool } from './buffers.ts';
+import { BatchError } from './errors.ts';
 
 /** BlockBatch: series i's items are `data[bounds[i], bounds[i+1])`, searched in [minTs[i], maxTs[i]]. */
 export interface BlockBatch {
@@ -109,17 +110,6 @@ export class BatchBuilder {
 }
 
 const NO_LABELS: Labels = [];
-
-/** BatchError names the series of the batch (by index) whose evaluation failed. */
-export class BatchError extends Error {
-  readonly series: number;
-
-  constructor(series: number, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'BatchError';
-    this.series = series;
-  }
-}
 
 /**
  * evalBatch decodes each series of b as the engine's search would (sort, deduplicate, trim to

@@ -4,15 +4,15 @@ import { FUNCTIONS } from '../promql/index.ts';
 import { instant, MemorySearcher, range, ROLLUP_FUNCTIONS, type QueryOptions, type RollupOffload } from '../query/index.ts';
 import { DEFAULT_TENANT, STALE_NAN, type Labels, type Searcher } from '../storageapi/index.ts';
 import { FakeClock, openTest, row, T0, TempDirs } from '../storage/testdata/helpers.ts';
-import { PoolRollupOffload } from './offload.ts';
+import { MIN_STEPS, PoolRollupOffload } from './offload.ts';
 import { QueryPool } from './pool.ts';
 
 const pool = new QueryPool({ size: 2, maxQueued: 4 });
 afterAll(() => pool.close());
 // Batches of about one series, two in flight: every range-selector rollup crosses threads.
-const pooled = new PoolRollupOffload(pool, { batchWork: 1, window: 2 });
+const pooled = new PoolRollupOffload(pool, { batchWork: 1, window: 2, minSteps: 0 });
 // One batch for the whole selection: the in-line path of the same unit.
-const inline = new PoolRollupOffload(pool, { batchWork: Number.MAX_SAFE_INTEGER });
+const inline = new PoolRollupOffload(pool, { batchWork: Number.MAX_SAFE_INTEGER, minSteps: 0 });
 
 const MIN = 60_000;
 
@@ -98,6 +98,24 @@ describe('rollups on query workers', () => {
     const run = (o: RollupOffload | undefined, maxSamples: number) => outcome(() => range(db, 'rate(m[5m])', 0, 30 * MIN, MIN, opts(o, { maxSamples })));
     for (const max of [0, 100, 599, 600]) expect(await run(pooled, max)).toEqual(await run(undefined, max));
     expect(await run(pooled, 100)).toMatch(/-search.maxSamplesPerQuery/);
+  });
+
+  it('leaves rollups of fewer than MIN_STEPS steps per series to the engine, with the same results', async () => {
+    const db = new MemorySearcher();
+    for (let k = 0; k < 20; k++) for (let i = 0; i < 90; i++) db.add(DEFAULT_TENANT, [{ name: '__name__', value: 'm' }, { name: 'k', value: String(k) }], i * MIN, i * (k + 1));
+    let offloaded = 0;
+    const counting = new (class extends PoolRollupOffload {
+      override rollup(...args: Parameters<PoolRollupOffload['rollup']>): ReturnType<PoolRollupOffload['rollup']> {
+        offloaded++;
+        return super.rollup(...args);
+      }
+    })(pool, { batchWork: 1 });
+    const q = 'sum(rate(m[5m]))';
+    expect(await instant(db, q, 80 * MIN, opts(counting))).toEqual(await instant(db, q, 80 * MIN, opts(undefined)));
+    expect(await range(db, q, 0, (MIN_STEPS - 2) * MIN, MIN, opts(counting))).toEqual(await range(db, q, 0, (MIN_STEPS - 2) * MIN, MIN, opts(undefined)));
+    expect(offloaded).toBe(0);
+    expect(await range(db, q, 0, (MIN_STEPS - 1) * MIN, MIN, opts(counting))).toEqual(await range(db, q, 0, (MIN_STEPS - 1) * MIN, MIN, opts(undefined)));
+    expect(offloaded).toBe(1);
   });
 
   it('stops when the query is aborted', async () => {

@@ -8,7 +8,8 @@
 import { formatLabels, type RollupBatch, type RollupOffload, type RollupSpec } from '../query/index.ts';
 import { plainSeriesBlocks, SeriesBlocksWriter, type SeriesBlocks, type SeriesBlockSearcher } from '../storage/series-blocks.ts';
 import type { Labels, SearchQuery, Searcher } from '../storageapi/index.ts';
-import { BatchBuilder, BatchError, bufferOf, evalBatch, newDecoder, resultBytes, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchBuilder, bufferOf, evalBatch, newDecoder, resultBytes, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchError } from './errors.ts';
 import type { QueryPool } from './pool.ts';
 
 /**
@@ -21,10 +22,23 @@ import type { QueryPool } from './pool.ts';
  */
 export const BATCH_WORK = 256 * 1024;
 
+/**
+ * MIN_STEPS: the steps per series (grid points × variants) a rollup needs to be worth the pool.
+ * Below it the engine's own loop evaluates it (RollupOffload.accepts): with one step per series
+ * (every instant query) decoding dominates and the unit's per-series costs (a copy of the blocks,
+ * a batch, a thread hop) are not paid back: on the S workload, instant
+ * sum by (job, mode) (rate(node_cpu_seconds_total[5m])) took 43–46 CPU-ms pooled against 30–36
+ * in the engine's loop, and no less wall time on 2 cores. A range query of 30 steps or more
+ * spreads over the workers (docs/DECISIONS.md, "Query workers").
+ */
+export const MIN_STEPS = 32;
+
 /** OffloadOptions tune PoolRollupOffload (tests use small batches). */
 export interface OffloadOptions {
   /** batchWork: see BATCH_WORK; 0 sends every series to the pool as its own batch. */
   readonly batchWork?: number;
+  /** minSteps: see MIN_STEPS; 0 takes every rollup. */
+  readonly minSteps?: number;
   /** window: batches one query keeps in flight at most; default twice the pool size. */
   readonly window?: number;
 }
@@ -33,13 +47,19 @@ export interface OffloadOptions {
 export class PoolRollupOffload implements RollupOffload {
   readonly pool: QueryPool;
   readonly #batchWork: number;
+  readonly #minSteps: number;
   readonly #window: number;
   readonly #dec = newDecoder();
 
   constructor(pool: QueryPool, o: OffloadOptions = {}) {
     this.pool = pool;
     this.#batchWork = o.batchWork ?? BATCH_WORK;
+    this.#minSteps = o.minSteps ?? MIN_STEPS;
     this.#window = o.window ?? 2 * pool.size;
+  }
+
+  accepts(spec: RollupSpec): boolean {
+    return spec.grid.n * spec.variants.length >= this.#minSteps;
   }
 
   async *rollup(searcher: Searcher, search: SearchQuery, spec: RollupSpec, signal: AbortSignal): AsyncGenerator<RollupBatch> {

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RollupSpec } from '../query/index.ts';
 import { SeriesBlocksWriter } from '../storage/series-blocks.ts';
-import { BatchBuilder, BatchError, evalBatch, newDecoder, type BlockBatch } from './batch.ts';
-import { QueryPool, WorkerFailure } from './pool.ts';
+import { BatchBuilder, evalBatch, newDecoder, type BlockBatch } from './batch.ts';
+import { BatchError, WorkerFailure } from './errors.ts';
+import { QueryPool } from './pool.ts';
 import { queryPoolSize, WORKER_BYTES } from './sizing.ts';
 
 const N = 10;
@@ -49,6 +50,7 @@ describe('QueryPool', () => {
     const pool = newPool({ workerUrl: new URL('./testdata/crashing-worker.ts', import.meta.url) });
     const err = await pool.run(spec('crash'), batch(2), never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkerFailure);
+    expect((err as WorkerFailure).code).toBe('ERR_QUERYPOOL_WORKER_DIED');
     expect((err as Error).message).toMatch(/cannot evaluate crash\(\) over 2 series: query worker 0 exited with code 7; it is replaced/);
     expect((await pool.run(spec('sum_over_time'), batch(2), never)).values[0]).toBe(15);
   });
@@ -57,6 +59,7 @@ describe('QueryPool', () => {
     const pool = newPool();
     const err = await pool.run(spec('no_such_function'), batch(1), never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BatchError);
+    expect({ code: (err as BatchError).code, series: (err as BatchError).series }).toEqual({ code: 'ERR_QUERYPOOL_BATCH', series: 0 });
     expect((err as Error).message).toMatch(/unknown rollup function "no_such_function"/);
   });
 

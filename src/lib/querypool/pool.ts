@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import type { RollupSpec } from '../query/rollup-run.ts';
 import { counter } from '../metrics/index.ts';
-import { BatchError, resultBytes, transferables, type BatchResult, type BlockBatch } from './batch.ts';
+import { resultBytes, transferables, type BatchResult, type BlockBatch } from './batch.ts';
+import { BatchError, WorkerFailure } from './errors.ts';
 import { BufferPool } from './buffers.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
+import { WORKER_BOOT, workerSource } from './worker-source.ts';
 
 const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker threads started, by reason: first (of a slot, or after idling), replaced (the previous one died)', ['reason']);
 const tasksFailed = counter('tsdb_query_worker_deaths_total', 'Query worker threads that died while evaluating (the query failed; the worker was replaced)', []);
@@ -42,17 +44,6 @@ interface Slot {
   /** error: what the thread reported before it exited (its uncaught exception). */
   error: Error | undefined;
   died: boolean;
-}
-
-/**
- * WorkerFailure: a query worker died while evaluating a batch (a bug, or memory exhausted). The
- * query fails with it; the slot starts a new worker for the next batch.
- */
-export class WorkerFailure extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'WorkerFailure';
-  }
 }
 
 /**
@@ -151,7 +142,8 @@ export class QueryPool {
   }
 
   #start(slot: Slot): Worker {
-    const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url));
+    // Started from stripped JavaScript: the worker's isolate never loads a type stripper (worker-source.ts).
+    const w = new Worker(WORKER_BOOT, { eval: true, workerData: workerSource(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url)) });
     // The pool never keeps the process alive: queries waiting on it belong to servers that do.
     w.unref();
     workersStarted.inc({ reason: slot.died ? 'replaced' : 'first' });

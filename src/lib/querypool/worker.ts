@@ -1,7 +1,8 @@
 // Query worker: a worker thread that evaluates rollup batches (batch.ts) for the pool (pool.ts).
 // It keeps nothing between tasks but one block decoder's scratch buffers.
 import { parentPort } from 'node:worker_threads';
-import { BatchError, bufferOf, evalBatch, newDecoder } from './batch.ts';
+import { bufferOf, evalBatch, newDecoder } from './batch.ts';
+import { BatchError } from './errors.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const port = parentPort;

@@ -5,7 +5,6 @@ import { resultBytes, transferables, type BatchResult, type BlockBatch } from '.
 import { BatchError, WorkerFailure } from './errors.ts';
 import { BufferPool } from './buffers.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
-import { WORKER_BOOT, workerSource } from './worker-source.ts';
 
 const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker threads started, by reason: first (of a slot, or after idling), replaced (the previous one died)', ['reason']);
 const tasksFailed = counter('tsdb_query_worker_deaths_total', 'Query worker threads that died while evaluating (the query failed; the worker was replaced)', []);
@@ -142,8 +141,7 @@ export class QueryPool {
   }
 
   #start(slot: Slot): Worker {
-    // Started from stripped JavaScript: the worker's isolate never loads a type stripper (worker-source.ts).
-    const w = new Worker(WORKER_BOOT, { eval: true, workerData: workerSource(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url)) });
+    const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url));
     // The pool never keeps the process alive: queries waiting on it belong to servers that do.
     w.unref();
     workersStarted.inc({ reason: slot.died ? 'replaced' : 'first' });

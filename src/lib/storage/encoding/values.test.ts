@@ -86,6 +86,24 @@ describe('ValueEncoder', () => {
     expect(roundTripValues(vals).bytes).toBeLessThan(100);
   });
 
+  it('stores a counter with random increments as plain deltas when it compresses, delta-of-deltas when not', () => {
+    // Increments uniform in [600, 1400): delta-of-deltas are shorter varints (centred on zero) but
+    // spread twice as wide, so under zstd the plain deltas are smaller.
+    let x = 12345;
+    let v = 1e9;
+    const vals = Array.from({ length: 1440 }, () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (v += 600 + (x >>> 16) % 800);
+    });
+    const src = Float64Array.from(vals);
+    const w = new ByteWriter();
+    expect(new ValueEncoder(3).encode(src, 0, src.length, w)).toBe(V_DECIMAL_DELTA_TAIL | ENC_ZSTD);
+    const packed = roundTripValues(vals, 3);
+    const raw = roundTripValues(vals, 0);
+    expect(raw.kind).toBe(V_DECIMAL_DELTA2_TAIL);
+    expect(packed.bytes).toBeLessThan(raw.bytes * 0.85);
+  });
+
   it('works on a slice of a larger array', () => {
     const src = Float64Array.from([9, 1, 2, 3, 9]);
     const w = new ByteWriter();

@@ -30,7 +30,7 @@ export interface KeyedRemoteWriteOptions {
 export class KeyedRemoteWriteParser {
   readonly #r: ProtoReader;
   // A DataView of the body, for SeriesKeyDictionary.bytesAt.
-  readonly #view: DataView;
+  #view: DataView;
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
   readonly #onMetadata: MetadataSink | undefined;
@@ -47,6 +47,20 @@ export class KeyedRemoteWriteParser {
     this.#keys = o.keys;
     this.#out = o.out;
     this.#onMetadata = o.onMetadata;
+  }
+
+  /**
+   * copyBody makes the parser read from its own copy of the body from now on, so the caller may
+   * reuse the buffer it passed (e.g. before waiting between two parse calls).
+   */
+  copyBody(): void {
+    const r = this.#r;
+    const { pos, end } = r;
+    const copy = Buffer.from(r.buf);
+    r.reset(copy, r.what);
+    r.pos = pos;
+    r.end = end;
+    this.#view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
   }
 
   /**

@@ -45,7 +45,7 @@ describe('importRemoteWriteKeyed', () => {
   })))));
 
   it('delivers each concurrent request its own rows, in order, however small the batches (property)', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(bodyArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 20 }), async (bodies, batchSize) => {
+    await fc.assert(fc.asyncProperty(fc.array(bodyArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 20 }), fc.nat(), async (bodies, batchSize, cut) => {
       const want = await Promise.all(bodies.map(async (b) => {
         const rows: string[] = [];
         await importRemoteWrite([b], { ...limits, onBatch: (rs) => void rows.push(...rs.map(show)) });
@@ -54,8 +54,16 @@ describe('importRemoteWriteKeyed', () => {
       const keys = new SeriesKeyDictionary(1 << 20);
       const got = await Promise.all(bodies.map(async (b, i) => {
         const rows: string[] = [];
-        await tick(); // start the requests interleaved
-        const sum = await importRemoteWriteKeyed([b], {
+        // Sent in one chunk or three (joined in the shared buffer), each in its own event-loop turn.
+        const at = cut % (b.length + 1);
+        const chunks = i % 2 === 0 ? [b] : [b.subarray(0, at >> 1), b.subarray(at >> 1, at), b.subarray(at)];
+        const source = (async function* () {
+          for (const c of chunks) {
+            await tick();
+            yield c;
+          }
+        })();
+        const sum = await importRemoteWriteKeyed(source, {
           ...limits, keys, batchSize,
           onBatch: async (batch) => {
             const copy = batch.toRows().map(show);

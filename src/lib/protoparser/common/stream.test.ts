@@ -120,7 +120,7 @@ describe('decodeSnappyBlock', () => {
     expect(() => decodeSnappyBlock(block, 100)).toThrow(BodyTooLargeError);
     expect(() => decodeSnappyBlock(Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), 1 << 20)).toThrow('invalid snappy block header');
     expect(() => decodeSnappyBlock(Buffer.from([]), 1 << 20)).toThrow('truncated snappy block header');
-    expect(() => decodeSnappyBlock(Buffer.from([10, 1, 2, 3]), 1 << 20)).toThrow(/^at byte 0: cannot decompress snappy block/);
+    expect(() => decodeSnappyBlock(Buffer.from([10, 1, 2, 3]), 1 << 20)).toThrow('at byte 1: cannot decompress snappy block: copy offset 2 outside the 0 bytes decoded');
   });
 });
 

@@ -4,9 +4,9 @@
 
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import { uncompressSync } from 'snappy';
 import { BodyTooLargeError, ErrorSummary, ParseError, UnsupportedEncodingError } from './parse-error.ts';
 import { LineSplitter, type SplitEvent } from './lines.ts';
+import { decodeSnappyInto, snappyDecodedLength } from './snappy.ts';
 import type { Row } from './row.ts';
 
 /** ByteSource is anything that yields body chunks: a Node Readable, a fastify raw request, an array. */
@@ -106,28 +106,15 @@ export async function readDecodedBody(source: ByteSource, contentEncoding: strin
 }
 
 /**
- * decodeSnappyBlock decompresses one Snappy block (the remote-write body encoding). The
- * uncompressed length in the block header is checked against maxDecodedBytes before any memory is
- * allocated for the output. Throws ParseError for corrupt input, BodyTooLargeError when too big.
+ * decodeSnappyBlock decompresses one Snappy block (the remote-write body encoding) into a new
+ * Buffer. The uncompressed length in the block header is checked against maxDecodedBytes before
+ * any memory is allocated for the output. Throws ParseError for corrupt input, BodyTooLargeError
+ * when too big. (snappy.ts decodes into a caller's buffer, and says why it is not the package.)
  */
 export function decodeSnappyBlock(block: Uint8Array, maxDecodedBytes: number): Buffer {
-  let len = 0;
-  let shift = 1;
-  let i = 0;
-  for (; i < 5; i++) {
-    if (i >= block.length) throw new ParseError('truncated snappy block header', { offset: i });
-    const b = block[i]!;
-    len += (b & 0x7f) * shift;
-    shift *= 128;
-    if (b < 0x80) break;
-  }
-  if (i === 5) throw new ParseError('invalid snappy block header', { offset: 0 });
-  if (len > maxDecodedBytes) throw new BodyTooLargeError('decompressed request body', maxDecodedBytes);
-  try {
-    return uncompressSync(block, { asBuffer: true }) as Buffer;
-  } catch (err) {
-    throw new ParseError(`cannot decompress snappy block: ${(err as Error).message}`, { offset: 0 }, { cause: err });
-  }
+  const out = Buffer.allocUnsafe(snappyDecodedLength(block, maxDecodedBytes));
+  decodeSnappyInto(block, out);
+  return out;
 }
 
 /** DEFAULT_MAX_LINE_LENGTH is the longest accepted text line (256 KiB, as VictoriaMetrics' line protocols). */

@@ -121,3 +121,35 @@ describe('remote write KeyedRemoteWriteParser', () => {
     expect(keys.size).toBe(1);
   });
 });
+
+describe('remote write KeyedRemoteWriteParser, predicted keys', () => {
+  // A series that starts with the bytes of the predicted key is that key only if no other label
+  // field follows: right after them (a longer set) or after its samples (a scattered one).
+  const w = (build: (p: ProtoWriter) => void) => {
+    const p = new ProtoWriter();
+    build(p);
+    return Buffer.from(p.finish());
+  };
+  const label = (name: string, value: string) => w((p) => { p.tag(1, WIRE_LEN); p.bytes(Buffer.from(name)); p.tag(2, WIRE_LEN); p.bytes(Buffer.from(value)); });
+  const sample = (v: number, t: number) => w((p) => { p.tag(1, WIRE_FIXED64); p.double(v); p.tag(2, WIRE_VARINT); p.int64(t); });
+  const series = (...fields: [number, Buffer][]) => w((p) => { for (const [f, b] of fields) { p.tag(f, WIRE_LEN); p.bytes(b); } });
+  const request = (...ts: Buffer[]) => w((p) => { for (const t of ts) { p.tag(1, WIRE_LEN); p.bytes(t); } });
+  const a = series([1, label('__name__', 'a')], [2, sample(1, 1)]);
+  const p = (t: number) => series([1, label('__name__', 'p')], [2, sample(t, t)]);
+
+  it('tells the predicted set from a longer one, a scattered one and a shorter body', () => {
+    const longer = series([1, label('__name__', 'p')], [1, label('z', '1')], [2, sample(3, 3)]);
+    const scattered = series([1, label('__name__', 'p')], [2, sample(4, 4)], [1, label('z', '2')]);
+    const noSamples = series([1, label('__name__', 'p')]);
+    agree([request(a, p(1)), request(a, p(2)), request(a, longer), request(a, p(5)), request(a, scattered), request(a, noSamples), request(a, p(6))], 10);
+  });
+
+  it('agrees with seriesRowsOf when series extend or cut each other (property)', () => {
+    const names = fc.constantFrom('p', 'q');
+    const seriesOf = fc.tuple(names, fc.array(fc.tuple(fc.constantFrom('z', 'y'), fc.constantFrom('1', '2')), { maxLength: 2 }), fc.boolean(), fc.integer({ min: 0, max: 9 }))
+      .map(([n, extra, after, t]) => extra.length === 0 || !after
+        ? series([1, label('__name__', n)], ...extra.map(([k, v]) => [1, label(k, v)] as [number, Buffer]), [2, sample(t, t)])
+        : series([1, label('__name__', n)], [2, sample(t, t)], ...extra.map(([k, v]) => [1, label(k, v)] as [number, Buffer])));
+    fc.assert(fc.property(fc.array(fc.array(seriesOf, { minLength: 1, maxLength: 4 }).map((s) => request(...s)), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 4 }), (bodies, limit) => agree(bodies, limit)), { numRuns: 500 });
+  });
+});

@@ -30,7 +30,7 @@ export interface KeyedRemoteWriteOptions {
 export class KeyedRemoteWriteParser {
   readonly #r: ProtoReader;
   // A DataView of the body, for SeriesKeyDictionary.bytesAt.
-  readonly #view: DataView;
+  #view: DataView;
   readonly #keys: SeriesKeyDictionary;
   readonly #out: KeyedColumns;
   readonly #onMetadata: MetadataSink | undefined;
@@ -47,6 +47,20 @@ export class KeyedRemoteWriteParser {
     this.#keys = o.keys;
     this.#out = o.out;
     this.#onMetadata = o.onMetadata;
+  }
+
+  /**
+   * copyBody makes the parser read from its own copy of the body from now on, so the caller may
+   * reuse the buffer it passed (e.g. before waiting between two parse calls).
+   */
+  copyBody(): void {
+    const r = this.#r;
+    const { pos, end } = r;
+    const copy = Buffer.from(r.buf);
+    r.reset(copy, r.what);
+    r.pos = pos;
+    r.end = end;
+    this.#view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
   }
 
   /**
@@ -82,6 +96,17 @@ export class KeyedRemoteWriteParser {
     let keyEnd = -1;
     let contiguous = true;
     let n = 0;
+    // Senders repeat their series in order, labels first: when the series starts with the bytes of
+    // the key predicted from the previous one, they are whole label fields (they were parsed when
+    // the key was added), so the walk below starts after them. The key holds if no other label
+    // field follows (checked as usual: one right after extends keyEnd, a later one is scattered).
+    const predicted = this.#keys.predict(this.#out.lastKey);
+    const predictedBytes = predicted >= 0 ? this.#keys.keyBytes(predicted) : undefined;
+    let predictedEnd = -1;
+    if (predictedBytes !== undefined && predictedBytes.length <= end - seriesStart && this.#keys.bytesAt(predicted, r.buf, this.#view, seriesStart)) {
+      keyStart = seriesStart;
+      keyEnd = predictedEnd = r.pos = seriesStart + predictedBytes.length;
+    }
     while (r.pos < end) {
       const tagStart = r.pos;
       const tag = r.uint32();
@@ -108,6 +133,7 @@ export class KeyedRemoteWriteParser {
     // scanning: a broken one fails the request at the same point. Samples or not.
     let k = -1;
     if (n === 0 && keyStart >= 0) readLabels(r.buf, seriesStart, end);
+    else if (keyStart >= 0 && contiguous && keyEnd === predictedEnd) k = predicted;
     else if (keyStart >= 0) k = contiguous ? this.#keyOf(keyStart, keyEnd) : this.#scatteredKey(seriesStart, end);
     else this.#reason = 'series has no labels';
     this.stats.timeseries++;

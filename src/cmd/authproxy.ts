@@ -5,8 +5,11 @@
 // which under load live as long as their response. A 4 MiB semi-space lets most of them die young
 // (2 MiB promoted the requests in flight at each scavenge), no allocation-site pretenuring keeps V8
 // from allocating them straight into the old generation once many survive (the old generation then
-// grew to several times the live heap before a full collection), and collection runs on the main
-// thread (GC helper threads only compete with a proxy pinned to one core). There is no
+// grew to several times the live heap before a full collection). Marking runs concurrently on V8's
+// helper threads: on the main thread alone (--single-threaded-gc, until issue 18's fourth session)
+// an incremental marking under load took seconds, and everything allocated meanwhile survived it,
+// so each full collection left a bloated heap and set the next limit from it (100 B / 128 clients,
+// one thread: 54.6 -> 37.8 MB against 19.6 MB live after the load). There is no
 // old-generation floor any more: it saved full collections that the read buffers' external memory
 // no longer causes, at up to 128 MiB of garbage per thread. The process re-executes itself once with
 // these flags (same PID, so signals and supervisors are unaffected) unless a semi-space size was

@@ -40,7 +40,7 @@ export const TSDB_TUNING: ReexecOptions = {
  */
 export const AUTHPROXY_TUNING: ReexecOptions = {
   keyFlag: '--max-semi-space-size',
-  nodeFlags: ['--max-semi-space-size=4', '--no-allocation-site-pretenuring', '--single-threaded-gc'],
+  nodeFlags: ['--max-semi-space-size=4', '--no-allocation-site-pretenuring'],
   env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
   optOutVar: 'STRATA_AUTHPROXY_NO_REEXEC',
 };

@@ -10,6 +10,17 @@ import { ProtoWriter, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './proto.ts';
 import { newStats, seriesRowsOf } from './parse.ts';
 import { KeyedRemoteWriteParser } from './parse-keyed.ts';
 
+// Protobuf builders for hand-made write requests: a label, a sample, a series of fields, a request.
+const w = (build: (p: ProtoWriter) => void) => {
+  const p = new ProtoWriter();
+  build(p);
+  return Buffer.from(p.finish());
+};
+const label = (name: string, value: string) => w((p) => { p.tag(1, WIRE_LEN); p.bytes(Buffer.from(name)); p.tag(2, WIRE_LEN); p.bytes(Buffer.from(value)); });
+const sample = (v: number, t: number) => w((p) => { p.tag(1, WIRE_FIXED64); p.double(v); p.tag(2, WIRE_VARINT); p.int64(t); });
+const series = (...fields: [number, Buffer][]) => w((p) => { for (const [f, b] of fields) { p.tag(f, WIRE_LEN); p.bytes(b); } });
+const request = (...ts: Buffer[]) => w((p) => { for (const t of ts) { p.tag(1, WIRE_LEN); p.bytes(t); } });
+
 const show = (r: Row) => `${JSON.stringify(r.labels)} ${r.timestamp} ${Object.is(r.value, -0) ? '-0' : String(r.value)}`;
 
 // plain runs seriesRowsOf; keyed runs the keyed parser with a dictionary shared by all bodies and
@@ -104,15 +115,6 @@ describe('remote write KeyedRemoteWriteParser fuzz', () => {
 
 describe('remote write KeyedRemoteWriteParser', () => {
   it('reads series whose labels are split by samples, as one set with the same key as a contiguous one', () => {
-    const w = (build: (p: ProtoWriter) => void) => {
-      const p = new ProtoWriter();
-      build(p);
-      return Buffer.from(p.finish());
-    };
-    const label = (name: string, value: string) => w((p) => { p.tag(1, WIRE_LEN); p.bytes(Buffer.from(name)); p.tag(2, WIRE_LEN); p.bytes(Buffer.from(value)); });
-    const sample = (v: number, t: number) => w((p) => { p.tag(1, WIRE_FIXED64); p.double(v); p.tag(2, WIRE_VARINT); p.int64(t); });
-    const series = (...fields: [number, Buffer][]) => w((p) => { for (const [f, b] of fields) { p.tag(f, WIRE_LEN); p.bytes(b); } });
-    const request = (...ts: Buffer[]) => w((p) => { for (const t of ts) { p.tag(1, WIRE_LEN); p.bytes(t); } });
     const split = request(series([1, label('__name__', 'm')], [2, sample(1, 5)], [1, label('a', 'x')], [2, sample(2, 6)]));
     const joined = request(series([1, label('__name__', 'm')], [1, label('a', 'x')], [2, sample(3, 7)]));
     const keys = new SeriesKeyDictionary(1 << 20);
@@ -125,15 +127,6 @@ describe('remote write KeyedRemoteWriteParser', () => {
 describe('remote write KeyedRemoteWriteParser, predicted keys', () => {
   // A series that starts with the bytes of the predicted key is that key only if no other label
   // field follows: right after them (a longer set) or after its samples (a scattered one).
-  const w = (build: (p: ProtoWriter) => void) => {
-    const p = new ProtoWriter();
-    build(p);
-    return Buffer.from(p.finish());
-  };
-  const label = (name: string, value: string) => w((p) => { p.tag(1, WIRE_LEN); p.bytes(Buffer.from(name)); p.tag(2, WIRE_LEN); p.bytes(Buffer.from(value)); });
-  const sample = (v: number, t: number) => w((p) => { p.tag(1, WIRE_FIXED64); p.double(v); p.tag(2, WIRE_VARINT); p.int64(t); });
-  const series = (...fields: [number, Buffer][]) => w((p) => { for (const [f, b] of fields) { p.tag(f, WIRE_LEN); p.bytes(b); } });
-  const request = (...ts: Buffer[]) => w((p) => { for (const t of ts) { p.tag(1, WIRE_LEN); p.bytes(t); } });
   const a = series([1, label('__name__', 'a')], [2, sample(1, 1)]);
   const p = (t: number) => series([1, label('__name__', 'p')], [2, sample(t, t)]);
 

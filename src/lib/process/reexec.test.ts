@@ -34,9 +34,8 @@ describe('runtimeV8Flags', () => {
     expect(runtimeV8Flags(o, [], {})).toEqual([]);
   });
 
-  it('gives the tsdb the old generation growing factor and no allocation-site pretenuring', () => {
-    expect(runtimeV8Flags(TSDB_TUNING, [], {})).toEqual(['--heap-growing-percent=100', '--no-allocation-site-pretenuring']);
-    expect(runtimeV8Flags(TSDB_TUNING, ['--allocation-site-pretenuring'], {})).toEqual(['--heap-growing-percent=100']);
+  it('gives the tsdb the old generation growing factor', () => {
+    expect(runtimeV8Flags(TSDB_TUNING, [], {})).toEqual(['--heap-growing-percent=100']);
   });
 });
 

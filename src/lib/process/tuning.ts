@@ -16,24 +16,10 @@ import type { ReexecOptions } from './reexec.ts';
 export const TSDB_HEAP_GROWING = '--heap-growing-percent=100';
 
 /**
- * TSDB_NO_PRETENURING: V8 allocates every object in the young generation, never straight in the old
- * one on an allocation site's survival statistics. A query's arrays and typed-array wrappers live
- * until its answer is written, so with the 4 MiB semi-space many survive scavenges, the statistics
- * V8 pretenures a site on; pretenured, the same site's objects of later queries would go straight
- * to the old generation, garbage once the answer is sent (which sites were pretenured was not
- * traced; the effect on full collections was measured). The kit's query list in serial passes on the 10k × 1,440 data dir:
- * full collections 10–13 → 5–7 per two passes; the whole bench sequence took 4–8% less CPU (peak RSS
- * within its spread; docs/DECISIONS.md, "Allocation-site pretenuring of the tsdb"). Node refuses it
- * in NODE_OPTIONS: set at run time (v8Flags).
- */
-export const TSDB_NO_PRETENURING = '--no-allocation-site-pretenuring';
-
-/**
  * TSDB_TUNING: a 4 MiB semi-space (V8's default young generation grows to 32 MiB per semi-space),
  * V8's gc() for the ingestion path's collections (exposeGc; without the flag it costs a context),
  * two malloc arenas and fixed mmap/trim thresholds, so freed request buffers and typed-array stores
- * go back to the kernel, the old generation's growing factor (TSDB_HEAP_GROWING) and no
- * allocation-site pretenuring (TSDB_NO_PRETENURING).
+ * go back to the kernel, and the old generation's growing factor (TSDB_HEAP_GROWING).
  * STRATA_TSDB_NO_REEXEC=1 runs a binary as started.
  */
 export const TSDB_TUNING: ReexecOptions = {
@@ -41,7 +27,7 @@ export const TSDB_TUNING: ReexecOptions = {
   nodeFlags: ['--max-semi-space-size=4', '--expose-gc'],
   env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' },
   optOutVar: 'STRATA_TSDB_NO_REEXEC',
-  v8Flags: [TSDB_HEAP_GROWING, TSDB_NO_PRETENURING],
+  v8Flags: [TSDB_HEAP_GROWING],
 };
 
 /**

@@ -28,6 +28,8 @@ describe('runtimeV8Flags', () => {
     expect(runtimeV8Flags(v, [], {})).toEqual(['--heap-growing-percent=30', '--no-memory-reducer']);
     expect(runtimeV8Flags(v, ['--heap_growing_percent=50'], {})).toEqual(['--no-memory-reducer']);
     expect(runtimeV8Flags(v, ['--heap-growing-percent=50', '--no-memory-reducer'], {})).toEqual([]);
+    expect(runtimeV8Flags(v, ['--memory-reducer'], {})).toEqual(['--heap-growing-percent=30']);
+    expect(runtimeV8Flags(v, ['--no_memory_reducer'], {})).toEqual(['--heap-growing-percent=30']);
     expect(runtimeV8Flags(v, [], { NO_REEXEC: '1' })).toEqual([]);
     expect(runtimeV8Flags(o, [], {})).toEqual([]);
   });

@@ -62,10 +62,13 @@ export function missingTuning(o: ReexecOptions, execArgv: readonly string[], env
   return flags.length === 0 && !envMissing ? undefined : flags;
 }
 
-/** runtimeV8Flags returns the flags of o.v8Flags that reexecTuned sets: those not given on the command line, none when opted out. */
+/**
+ * runtimeV8Flags returns the flags of o.v8Flags that reexecTuned sets: those not given on the
+ * command line in any spelling (`_` for `-`, a boolean flag with or without `--no-`), none when opted out.
+ */
 export function runtimeV8Flags(o: ReexecOptions, execArgv: readonly string[], env: Readonly<Record<string, string | undefined>>): readonly string[] {
   if (env[o.optOutVar] === '1') return [];
-  const name = (f: string) => f.split('=')[0]!.replaceAll('_', '-');
+  const name = (f: string) => f.split('=')[0]!.replaceAll('_', '-').replace(/^--no-/, '--');
   const given = new Set(execArgv.map(name));
   return (o.v8Flags ?? []).filter((f) => !given.has(name(f)));
 }

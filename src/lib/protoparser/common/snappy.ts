@@ -3,8 +3,8 @@
 // Why not the `snappy` package's uncompressSync: it cost 250–500 µs per 131 KB remote-write body
 // (a fresh native buffer per call; ~0.3–0.5 GB/s even for literal-only blocks), 0.25–0.45 CPU-s
 // per 1M rows of the bench's remote write alone. This loop, writing into a reused buffer, took
-// 8–12 µs on the same literal-only bodies and 115–185 µs on them Snappy-compressed (2026-11-27,
-// /tmp measurements in the issue 18 report). The package still compresses (encode.ts) and is
+// 8–23 µs on the same literal-only bodies and 116–185 µs on them Snappy-compressed (bench/RESULTS.md,
+// "Issue 18, fourth session"). The package still compresses (encode.ts) and is
 // the reference the fuzz test checks this decoder against.
 //
 // Format (github.com/google/snappy/blob/main/format_description.txt): a varint of the decoded

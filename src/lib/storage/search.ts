@@ -57,7 +57,7 @@ export function labelsOfSeries(core: StorageCore, tenant: string, id: number): L
 // A search gives the event loop a turn after this much work.
 export const YIELD_EVERY_ROWS = 32 * 1024;
 
-/** pinParts acquires the parts that may hold samples in [minTs, maxTs]; release each when done. */
+/** pinParts acquires the parts that may hold samples in [minTs, maxTs], oldest first; release each when done. */
 function pinParts(core: StorageCore, minTs: number, maxTs: number): DataPart[] {
   const parts: DataPart[] = [];
   for (const p of core.partitions.values()) {
@@ -68,7 +68,8 @@ function pinParts(core: StorageCore, minTs: number, maxTs: number): DataPart[] {
       parts.push(part);
     }
   }
-  return parts;
+  // Oldest first: a series whose parts do not overlap in time then comes out already sorted.
+  return parts.sort((a, b) => a.meta.minTimestamp - b.meta.minTimestamp);
 }
 
 /**

@@ -108,4 +108,29 @@ describe('sortSamples', () => {
     const bits = Array.from({ length: n }, (_, i): [number, number] => [i, 0x7ff00000]);
     expect(sorted(ts, bits)).toEqual(reference(ts, bits));
   });
+
+  it('is a stable sort moving value bits, for ascending runs in any order (parts and buffers a search reads)', () => {
+    const run = fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 200 }))
+      .map(([start, steps]) => steps.reduce<number[]>((acc, d) => [...acc, (acc.length ? acc[acc.length - 1]! : start) + d], []));
+    const input = fc.array(run, { maxLength: 40 }).chain((runs) => {
+      const ts = runs.flat();
+      return fc.tuple(fc.constant(ts), bitsOf(ts.length));
+    });
+    fc.assert(fc.property(input, ([ts, bits]) => {
+      expect(sorted(ts, bits)).toEqual(reference(ts, bits));
+    }));
+  });
+
+  it('sorts runs longer than the kept scratch, and reuses the scratch after it', () => {
+    const n = 70000;
+    const half = n / 2;
+    // Two parts read newest first: [half..n) then [0..half), and one duplicate timestamp per part.
+    const ts = Array.from({ length: n }, (_, i) => (i < half ? half + i : i - half) * 10);
+    ts[1] = ts[0]!;
+    const bits = Array.from({ length: n }, (_, i): [number, number] => [i, 0x7ff00000]);
+    expect(sorted(ts, bits)).toEqual(reference(ts, bits));
+    const small = [50, 60, 70, 10, 20, 30, 40, 20];
+    const smallBits = small.map((_, i): [number, number] => [i, 7]);
+    expect(sorted(small, smallBits)).toEqual(reference(small, smallBits));
+  });
 });

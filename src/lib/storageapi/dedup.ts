@@ -28,17 +28,22 @@ export function winsDuplicate(a: number, b: number): boolean {
 
 /**
  * sortSamples orders ts[0..n) ascending, moving vals along (stable, by raw bits). In place.
- * Samples usually arrive nearly in order (a few out of place where concurrent requests or
- * overlapping parts met): an insertion sort handles that in about one pass; only input with many
- * displaced samples pays for the index sort.
+ * Samples arrive as a few ascending runs (one per part or block a search or merge read, buffers
+ * in arrival order) or nearly in order (a few out of place where concurrent requests met). Few
+ * runs are merged (linear per pass, however far apart their ranges); many runs with short
+ * displacements are insertion-sorted; anything else falls back to merging every run.
  */
 export function sortSamples(ts: Float64Array, vals: Float64Array, n: number): void {
   let i = 1;
   while (i < n && !(ts[i - 1]! > ts[i]!)) i++;
   if (i >= n) return;
-  if (insertionSort(ts, vals, i, n, 4 * n + 64)) return;
-  indexSort(ts, vals, n);
+  let runs = 2;
+  for (let j = i + 1; j < n && runs <= MERGE_RUNS_DIRECTLY; j++) if (ts[j - 1]! > ts[j]!) runs++;
+  if (runs <= MERGE_RUNS_DIRECTLY || !insertionSort(ts, vals, i, n, 4 * n + 64)) mergeRuns(ts, vals, n);
 }
+
+// Up to this many ascending runs are merged at once (at most log2 of it passes over the samples).
+const MERGE_RUNS_DIRECTLY = 32;
 
 // insertionSort sorts ts[0..n) (sorted before `from`) by shifting samples back one at a time,
 // stable, values moved as raw bits; gives up (returning false) after `budget` shifts, leaving a
@@ -65,18 +70,76 @@ function insertionSort(ts: Float64Array, vals: Float64Array, from: number, n: nu
   return true;
 }
 
-function indexSort(ts: Float64Array, vals: Float64Array, n: number): void {
-  const idx = new Uint32Array(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
-  idx.sort((x, y) => ts[x]! - ts[y]! || x - y);
-  const t2 = ts.slice(0, n);
-  const v2 = new Uint32Array(vals.buffer, vals.byteOffset, n * 2).slice();
-  const vb = new Uint32Array(vals.buffer, vals.byteOffset, n * 2);
-  for (let i = 0; i < n; i++) {
-    const j = idx[i]!;
-    ts[i] = t2[j]!;
-    vb[2 * i] = v2[2 * j]!;
-    vb[2 * i + 1] = v2[2 * j + 1]!;
+// Scratch for mergeRuns, reused up to SCRATCH_KEEP samples (1 MiB); larger sorts allocate their own
+// so that one long series does not pin its size for the life of the process.
+const SCRATCH_KEEP = 65536;
+let keptTs = new Float64Array(0);
+let keptBits = new Uint32Array(0);
+let keptRuns = new Uint32Array(0);
+
+// mergeRuns is a stable natural merge sort of ts[0..n): it finds the maximal ascending runs and
+// merges neighbours pairwise, ping-ponging between the arrays and a scratch copy, values moved as
+// raw bits. Passes: ceil(log2(runs)).
+function mergeRuns(ts: Float64Array, vals: Float64Array, n: number): void {
+  let tmpTs = keptTs;
+  let tmpBits = keptBits;
+  let runs = keptRuns;
+  if (n > keptTs.length) {
+    tmpTs = new Float64Array(n);
+    tmpBits = new Uint32Array(2 * n);
+    runs = new Uint32Array(n + 1);
+    if (n <= SCRATCH_KEEP) [keptTs, keptBits, keptRuns] = [tmpTs, tmpBits, runs];
+  }
+  let k = 0;
+  runs[k++] = 0;
+  for (let i = 1; i < n; i++) if (ts[i - 1]! > ts[i]!) runs[k++] = i;
+  runs[k] = n;
+  let srcT: Float64Array = ts;
+  let srcB: Uint32Array = new Uint32Array(vals.buffer, vals.byteOffset, 2 * n);
+  const bits = srcB;
+  let dstT: Float64Array = tmpTs;
+  let dstB: Uint32Array = tmpBits;
+  while (k > 1) {
+    let w = 0;
+    for (let r = 0; r < k; r += 2) {
+      const lo = runs[r]!;
+      const mid = runs[r + 1]!;
+      const hi = r + 2 <= k ? runs[r + 2]! : mid;
+      mergePair(srcT, srcB, dstT, dstB, lo, mid, hi);
+      runs[w++] = lo;
+    }
+    runs[w] = n;
+    k = w;
+    [srcT, dstT] = [dstT, srcT];
+    [srcB, dstB] = [dstB, srcB];
+  }
+  if (srcT !== ts) {
+    ts.set(srcT.subarray(0, n));
+    bits.set(srcB.subarray(0, 2 * n));
+  }
+}
+
+// mergePair merges the ascending runs src[lo..mid) and src[mid..hi) into dst[lo..hi), taking the
+// left run's sample on equal timestamps (stable).
+function mergePair(srcT: Float64Array, srcB: Uint32Array, dstT: Float64Array, dstB: Uint32Array, lo: number, mid: number, hi: number): void {
+  let i = lo;
+  let j = mid;
+  let o = lo;
+  while (i < mid && j < hi) {
+    let from: number;
+    if (srcT[j]! < srcT[i]!) from = j++;
+    else from = i++;
+    dstT[o] = srcT[from]!;
+    dstB[2 * o] = srcB[2 * from]!;
+    dstB[2 * o + 1] = srcB[2 * from + 1]!;
+    o++;
+  }
+  if (i < mid) {
+    dstT.set(srcT.subarray(i, mid), o);
+    dstB.set(srcB.subarray(2 * i, 2 * mid), 2 * o);
+  } else if (j < hi) {
+    dstT.set(srcT.subarray(j, hi), o);
+    dstB.set(srcB.subarray(2 * j, 2 * hi), 2 * o);
   }
 }
 

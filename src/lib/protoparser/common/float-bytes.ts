@@ -9,6 +9,8 @@ const MAX_FAST_DIGITS = 15;
 const PLUS = 43;
 const MINUS = 45;
 const DOT = 46;
+// Longest number text (after its sign) readDecimal reads with Number(); longer ones go to the text parser.
+const MAX_TOKEN = 64;
 
 /** NumberOut receives a number read by readDecimal or readInteger. */
 export interface NumberOut {
@@ -18,8 +20,10 @@ export interface NumberOut {
 /**
  * readDecimal reads `[+-]digits[.digits][(e|E)[+-]digits]` at b[p] into out.value, exactly as
  * parseFloatRange would read that text, and returns the index after it; -1 when the text there is
- * not such a number or is outside the fast subset (the caller then parses the text). The caller
- * checks what follows the number.
+ * not such a number, has an exponent of 4 digits or more, or is longer than MAX_TOKEN bytes (the
+ * caller then parses the text). The caller checks what follows the number. A number outside the
+ * one-operation subset (more than 15 significant digits, as every float64 a client spells in full
+ * has, or an exponent beyond ±22) is read as parseFloatRange reads it, with Number() of its text.
  */
 export function readDecimal(b: Uint8Array, p: number, out: NumberOut): number {
   const n = b.length;
@@ -29,6 +33,7 @@ export function readDecimal(b: Uint8Array, p: number, out: NumberOut): number {
     neg = c === MINUS;
     c = ++p < n ? b[p]! : 0;
   }
+  const start = p;
   let m = 0;
   let nd = 0;
   let exp = 0;
@@ -44,7 +49,7 @@ export function readDecimal(b: Uint8Array, p: number, out: NumberOut): number {
       exp--;
     }
   }
-  if (digits === 0 || nd > MAX_FAST_DIGITS) return -1;
+  if (digits === 0) return -1;
   if ((c | 32) === 101 && p < n) {
     let e = 0;
     let ed = 0;
@@ -59,10 +64,13 @@ export function readDecimal(b: Uint8Array, p: number, out: NumberOut): number {
     exp += eneg ? -e : e;
   }
   let v: number;
-  if (exp === 0) v = m;
-  else if (exp > 0 && exp <= 22) v = m * POW10[exp]!;
-  else if (exp < 0 && exp >= -22) v = m / POW10[-exp]!;
-  else return -1;
+  if (nd > MAX_FAST_DIGITS || exp > 22 || exp < -22) {
+    // Beyond one correctly rounded operation: the exact parse of the text, as parseFloatRange does.
+    if (p - start > MAX_TOKEN) return -1;
+    v = Number(String.fromCharCode.apply(null, b.subarray(start, p) as unknown as number[]));
+  } else if (exp === 0) v = m;
+  else if (exp > 0) v = m * POW10[exp]!;
+  else v = m / POW10[-exp]!;
   out.value = neg ? -v : v;
   return p;
 }

@@ -1,7 +1,7 @@
-// Plain decimal numbers read straight from bytes, for parsers that skip decoding text: the subset
-// of parseFloatRange (float.ts) whose result needs no more than one IEEE operation. Anything else
-// (NaN, Inf, more than 15 significant digits, large exponents, stray characters) is left to the
-// text parser, which reads it exactly.
+// Plain decimal numbers read straight from bytes, for parsers that skip decoding text, with the
+// value parseFloatRange (float.ts) gives their text: one IEEE operation for up to 15 significant
+// digits and exponents within ±22, Number() of the text beyond (as parseFloatRange does). Anything
+// else (NaN, Inf, exponents of 4 digits or more, stray characters) is left to the text parser.
 
 // Powers of ten exact in float64, and the digit limit of Clinger's fast path (as float.ts).
 const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];

@@ -2,7 +2,7 @@ import { type Expr, parse, print } from '../../lib/promql/index.ts';
 import { instant, type QueryOptions, type QueryResult, range, type SeriesResult } from '../../lib/query/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { type ExtraFilters, parseExtraFilters } from './filters.ts';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, pointJson } from './json-writer.ts';
+import { formatTimestampSeconds, matrixJson, pointJson, vectorJson } from './json-writer.ts';
 import type { ReadContext } from './request-context.ts';
 import { isCacheable, mergeMatrices, sliceMatrix } from './rollup-cache.ts';
 import { parseStepParam, parseTimeParam } from './time-params.ts';
@@ -160,8 +160,7 @@ export function envelope(res: QueryResult, elapsedMs: number, isPartial?: boolea
       data = `{"resultType":"string","result":[${formatTimestampSeconds(res.timestamp)},${JSON.stringify(res.value)}]}`;
       break;
     case 'vector':
-      data = `{"resultType":"vector","result":[${res.vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":[${formatTimestampSeconds(s.timestamp)},"${formatSampleValue(s.value)}"]}`).join(',')}]}`;
-      break;
+      return vectorJson(`${head}"data":{"resultType":"vector","result":[`, res.vector, `]},${stats}}`);
     case 'matrix':
       return matrixJson(`${head}"data":{"resultType":"matrix","result":`, res.matrix, `},${stats}}`);
   }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, seriesListJson } from './json-writer.ts';
+import { ByteWriter } from '../../lib/bytes/index.ts';
+import { formatSampleValue, formatTimestampSeconds, labelsJson, matrixJson, pointJson, seriesListJson, vectorJson, writeJsonString } from './json-writer.ts';
 
 describe('json-writer', () => {
   it('renders a series list as JSON.stringify renders the label sets as objects, or declines', () => {
@@ -19,10 +20,30 @@ describe('json-writer', () => {
       const got = seriesListJson(ss, partial);
       const declined = ss.some((ls) => ls.some((l) => /^\d+$/.test(l.name) || l.name === '__proto__'));
       expect(got === undefined).toBe(declined);
-      if (got !== undefined) expect(got).toBe(asObjects(ss, partial));
+      if (got !== undefined) expect(got.toString('latin1')).toBe(Buffer.from(asObjects(ss, partial)).toString('latin1'));
     }), { numRuns: 500 });
-    expect(seriesListJson([])).toBe('{"status":"success","data":[]}');
-    expect(seriesListJson([[{ name: '__name__', value: 'up' }, { name: 'job', value: 'a"b' }]], false)).toBe('{"status":"success","data":[{"__name__":"up","job":"a\\"b"}],"isPartial":false}');
+    expect(seriesListJson([])?.toString()).toBe('{"status":"success","data":[]}');
+    expect(seriesListJson([[{ name: '__name__', value: 'up' }, { name: 'job', value: 'a"b' }]], false)?.toString()).toBe('{"status":"success","data":[{"__name__":"up","job":"a\\"b"}],"isPartial":false}');
+  });
+
+  it('renders an instant vector as the labels and points spelled one by one, in UTF-8', () => {
+    const label = fc.record({ name: fc.string({ unit: 'binary' }), value: fc.string({ unit: 'binary' }) });
+    const sample = fc.record({ labels: fc.array(label, { maxLength: 5 }), timestamp: fc.integer({ min: 0, max: 2 ** 42 }), value: fc.double() });
+    fc.assert(fc.property(fc.array(sample, { maxLength: 6 }), (vector) => {
+      const want = `{"h":[${vector.map((s) => `{"metric":${labelsJson(s.labels)},"value":${pointJson(s.timestamp, s.value)}}`).join(',')}]}`;
+      const got = vectorJson('{"h":[', vector, ']}');
+      expect(got.toString('latin1')).toBe(Buffer.from(want).toString('latin1'));
+      expect(JSON.parse(got.toString())).toEqual(JSON.parse(want));
+    }), { numRuns: 500 });
+  });
+
+  it('writes strings as JSON.stringify spells them', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-ascii' }), (a, b) => {
+      const w = new ByteWriter(1);
+      writeJsonString(w, a);
+      writeJsonString(w, b);
+      expect(w.bytes().toString('latin1')).toBe(Buffer.from(JSON.stringify(a) + JSON.stringify(b)).toString('latin1'));
+    }), { numRuns: 1000 });
   });
 
   it('spells values and timestamps as Prometheus does', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasId, idsFromUnsorted, intersectIds, intersectRuns, subtractIds, unionIds } from './id-sets.ts';
+import { hasId, idsFromUnsorted, intersectIds, intersectRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
 
 const setArb = fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }).map((a) => Float64Array.from(a.sort((x, y) => x - y)));
 const sorted = (xs: Iterable<number>) => [...xs].sort((x, y) => x - y);
@@ -47,5 +47,22 @@ describe('id sets', () => {
     f([[1, 3, 5], [2, 3, 4], [5, 9]], [1, 2, 3, 4, 5, 9]);
     f([[2 ** 40, 2 ** 52], [7]], [7, 2 ** 40, 2 ** 52]);
     expect(Array.from(idsFromUnsorted([3, 1, 3, 2]))).toEqual([1, 2, 3]);
+  });
+
+  it('marks the IDs of a set that ascending runs hold', () => {
+    // Runs: a sorted set cut into consecutive pieces (as IndexView.idRuns gives them).
+    const runsArb = fc.tuple(setArb, fc.array(fc.nat(60), { maxLength: 5 })).map(([s, cuts]) => {
+      const at = [0, ...sorted(new Set(cuts.map((c) => Math.min(c, s.length)))), s.length];
+      return at.slice(1).map((end, k) => s.subarray(at[k]!, end));
+    });
+    fc.assert(
+      fc.property(setArb, fc.array(runsArb, { maxLength: 4 }), (within, runsList) => {
+        const keep = new Uint8Array(within.length);
+        for (const runs of runsList) markRuns(within, runs, keep);
+        const held = new Set(runsList.flatMap((runs) => runs.flatMap((r) => Array.from(r))));
+        expect(Array.from(keep)).toEqual(Array.from(within).map((x) => (held.has(x) ? 1 : 0)));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -178,3 +178,44 @@ class RunCursor {
     }
   }
 }
+
+/**
+ * markRuns sets keep[i] for every ID within[i] that the ascending runs hold (IndexView.idRuns).
+ * Each side gallops to the other's next ID, so the cost follows the smaller side, and nothing of
+ * the runs' size is allocated.
+ */
+export function markRuns(within: Float64Array, runs: readonly Float64Array[], keep: Uint8Array): void {
+  let i = 0;
+  for (const run of runs) {
+    let r = 0;
+    while (r < run.length) {
+      if (i >= within.length) return;
+      const x = run[r]!;
+      const y = within[i]!;
+      if (x === y) {
+        keep[i++] = 1;
+        r++;
+      } else if (x < y) r = gallop(run, y, r + 1);
+      else i = gallop(within, x, i + 1);
+    }
+  }
+}
+
+// gallop returns the first index at or after lo whose ID is >= x: steps of doubling length,
+// then a binary search within the last step, so a near answer costs O(1).
+function gallop(a: Float64Array, x: number, lo: number): number {
+  let step = 1;
+  let hi = lo;
+  while (hi < a.length && a[hi]! < x) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > a.length) hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

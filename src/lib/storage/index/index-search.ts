@@ -1,6 +1,6 @@
 import type { Labels } from '../../storageapi/api.ts';
 import { LimitExceededError } from '../../storageapi/errors.ts';
-import { EMPTY_IDS, intersectIds, intersectRuns, subtractIds, unionIds } from './id-sets.ts';
+import { EMPTY_IDS, intersectRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
 import { type CompiledMatcher, labelsMatch } from '../../storageapi/matchers.ts';
@@ -82,6 +82,30 @@ function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean)
 }
 
 /**
+ * idsWhereWithin is within ∩ idsWhere(q, day, m, true), found by marking the IDs of within that
+ * each accepted value holds, as the index holds them (IndexView.idRuns): a regexp accepting many
+ * values of a label (instance=~"host-000[0-4].*": 50 values of ~170 series each at 100k series)
+ * otherwise copied and merged every one of their series only to keep the few of within.
+ */
+function idsWhereWithin(q: IndexQuery, day: number, m: CompiledMatcher, within: Float64Array): Float64Array {
+  const keep = new Uint8Array(within.length);
+  if (m.literals) {
+    for (const v of m.literals) markRuns(within, q.view.idRuns(valuePrefix(q, day, m.name, v)), keep);
+  } else {
+    forEachValue(q, day, m.name, m.prefix ?? '', (value, valuePrefix) => {
+      if (m.matches(value)) markRuns(within, q.view.idRuns(valuePrefix), keep);
+    });
+  }
+  let n = 0;
+  for (let i = 0; i < keep.length; i++) n += keep[i]!;
+  if (n === within.length) return within;
+  const out = new Float64Array(n);
+  n = 0;
+  for (let i = 0; i < keep.length; i++) if (keep[i] === 1) out[n++] = within[i]!;
+  return out;
+}
+
+/**
  * idsForSet returns the series of day matching every matcher of the set. A matcher that accepts
  * "" also selects series without the label (PromQL: {a=""} matches series lacking a), so it is
  * applied as "all series minus those whose value it rejects".
@@ -110,8 +134,7 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
       byLabels.push(m);
       continue;
     }
-    const got = idsWhere(q, day, m, true);
-    ids = ids === undefined ? got : intersectIds(ids, got);
+    ids = ids === undefined ? idsWhere(q, day, m, true) : idsWhereWithin(q, day, m, ids);
     if (ids.length === 0) return EMPTY_IDS;
   }
   ids ??= allSeriesOfDay(q, day);

@@ -10,7 +10,8 @@ import { IndexTable } from './index-table.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index-labels.ts';
 import { searchIds, type IndexQuery } from './index-search.ts';
 import { decodeLabelsKey, labelsKey, tenantKey } from './keys.ts';
-import { compileMatcher } from '../../storageapi/matchers.ts';
+import { compileMatcher, labelsMatch } from '../../storageapi/matchers.ts';
+import fc from 'fast-check';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -170,6 +171,34 @@ describe('searchIds', () => {
     expect(search(t, [[m('job', '=', 'node')]])).toEqual([1, 2, 6]);
     expect(search(t, [[m('instance', '=', '')]])).toEqual([3, 4]);
     expect(t.maxSeriesId()).toBe(6);
+    await t.close();
+  });
+
+  it('answers any matchers as matching every series\' labels, with many candidates, from parts and memory', async () => {
+    // 1,200 series (more than the label-filter threshold), so regexps after an equality go
+    // through the index (idsWhereWithin), in one merged part plus series still in memory.
+    const t = open(newDir());
+    const all: [number, Label[]][] = [];
+    for (let id = 1; id <= 1200; id++) {
+      const l = ls({ __name__: id % 3 === 0 ? 'a' : 'b', host: `h-${String(id % 97).padStart(3, '0')}`, dev: `eth${id % 4}`, ...(id % 5 === 0 ? {} : { k: String(id % 7) }) });
+      all.push([id, l]);
+      t.addSeries(T, '0:0', labelsKey(l), id);
+      t.addDay(T, 10, l, id);
+      if (id === 1100) {
+        await t.flush(t.freeze(id));
+        await t.forceMerge(new AbortController().signal);
+      }
+    }
+    const matcher = fc.oneof(
+      fc.constantFrom(m('__name__', '=', 'b'), m('__name__', '=', 'a'), m('dev', '=', 'eth1'), m('k', '=', '3')),
+      fc.constantFrom(m('host', '=~', 'h-0[0-4].*'), m('dev', '=~', 'eth[12]'), m('host', '=~', 'h-01.|h-09.'), m('k', '=~', '1|2|'), m('dev', '=~', 'eth.*')),
+      fc.constantFrom(m('k', '!=', '1'), m('host', '!~', 'h-00.*'), m('k', '=', ''), m('dev', '!=', 'eth0')),
+    );
+    fc.assert(fc.property(fc.array(matcher, { minLength: 1, maxLength: 4 }), (set) => {
+      const compiled = set.map(compileMatcher);
+      const want = all.filter(([, l]) => labelsMatch(l, compiled)).map(([id]) => id);
+      expect(search(t, [set])).toEqual(want);
+    }), { numRuns: 150 });
     await t.close();
   });
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FlagSet } from '../flags/index.ts';
 import { METRICS_CONTENT_TYPE, writeMetrics } from '../metrics/index.ts';
-import { captureCpuProfile, CpuProfileBusyError, heapSnapshot } from './pprof.ts';
 import './route-config.ts';
 
 /** BuiltinRoutesOptions are what the built-in routes need from the server. */
@@ -15,6 +14,13 @@ export interface BuiltinRoutesOptions {
 }
 
 const MAX_PROFILE_SECONDS = 600;
+
+/**
+ * pprof loads the profilers (node:inspector) on the first /debug/pprof request, off the start path
+ * (issue 18 item 4). A plain import(): lib/process's lazyImport is out of this module's reach
+ * (test/arch), and Node's module cache answers every later import at once.
+ */
+const pprof = () => import('./pprof.ts');
 
 /** builtinRoutes registers /health, /metrics, /flags and /debug/pprof/* — the only place they exist. */
 export async function builtinRoutes(app: FastifyInstance, o: BuiltinRoutesOptions): Promise<void> {
@@ -45,6 +51,7 @@ export async function builtinRoutes(app: FastifyInstance, o: BuiltinRoutesOption
     const aborted = new AbortController();
     req.raw.once('close', () => aborted.abort());
     reply.raw.once('close', () => aborted.abort());
+    const { captureCpuProfile, CpuProfileBusyError } = await pprof();
     try {
       const profile = await captureCpuProfile(seconds, aborted.signal);
       return reply.type('application/json').header('content-disposition', 'attachment; filename="cpu.cpuprofile"').send(profile);
@@ -54,6 +61,8 @@ export async function builtinRoutes(app: FastifyInstance, o: BuiltinRoutesOption
     }
   });
 
-  app.get('/debug/pprof/heap', { config: pprofKey }, async (_req, reply) =>
-    reply.type('application/json').header('content-disposition', 'attachment; filename="heap.heapsnapshot"').send(heapSnapshot()));
+  app.get('/debug/pprof/heap', { config: pprofKey }, async (_req, reply) => {
+    const { heapSnapshot } = await pprof();
+    return reply.type('application/json').header('content-disposition', 'attachment; filename="heap.heapsnapshot"').send(heapSnapshot());
+  });
 }

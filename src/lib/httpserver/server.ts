@@ -1,4 +1,3 @@
-import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IncomingMessage, Server as HttpServerNode, ServerResponse } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
@@ -7,6 +6,7 @@ import type { FlagSet } from '../flags/index.ts';
 import type { Logger } from '../logger/index.ts';
 import { counter } from '../metrics/index.ts';
 import { checkBasicAuth, constantTimeEqual } from './auth.ts';
+import { compress } from './compress.ts';
 import { builtinRoutes } from './builtin-routes.ts';
 import { ConnectionLifetime } from './conn-lifetime.ts';
 import { AcceptGroup } from './accept-group.ts';

@@ -15,6 +15,17 @@ describe('process registry', () => {
     expect(text).toContain('tsdb_test_parts 7');
   });
 
+  it('counts the CPU the process used before its collectors started', async () => {
+    registerProcessMetrics('tsdb', { version: '1.2.3', gitSha: 'abc' });
+    const text = await writeMetrics();
+    const used = process.cpuUsage();
+    const value = (name: string) => Number(new RegExp(`\\n${name} (\\S+)`).exec(text)?.[1]);
+    // The test process loaded its modules long before: a count from the collectors' start would be near 0.
+    expect(value('process_cpu_seconds_total')).toBeGreaterThan((used.user + used.system) / 1e6 * 0.5);
+    expect(value('process_cpu_seconds_total')).toBeLessThanOrEqual((used.user + used.system) / 1e6);
+    expect(value('process_cpu_user_seconds_total') + value('process_cpu_system_seconds_total')).toBeCloseTo(value('process_cpu_seconds_total'), 5);
+  });
+
   it('returns the same metric when declared twice, and refuses a type change', () => {
     expect(counter('tsdb_test_twice_total', 'x')).toBe(counter('tsdb_test_twice_total', 'x'));
     expect(() => gauge('tsdb_test_twice_total', 'x')).toThrow(/already declared as a counter/);

@@ -1,5 +1,6 @@
-import client from 'prom-client';
+import type client from 'prom-client';
 import type { BuildInfo } from '../buildinfo/index.ts';
+import { Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, loadDefaultCollectors, Registry } from './prom.ts';
 import { WindowedSummary } from './windowed-summary.ts';
 
 /**
@@ -8,7 +9,7 @@ import { WindowedSummary } from './windowed-summary.ts';
  * Declaring the same name twice returns the first declaration (so a module imported by several
  * components shares its metrics), but only with the same type.
  */
-export const processRegistry = new client.Registry();
+export const processRegistry = new Registry();
 
 export type Counter<L extends string = string> = client.Counter<L>;
 export type Gauge<L extends string = string> = client.Gauge<L>;
@@ -24,7 +25,7 @@ function existing<T>(name: string, kind: string): T | undefined {
 
 /** counter declares a monotonically increasing counter; its name must end in _total. */
 export function counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
-  return existing<Counter<L>>(name, 'counter') ?? new client.Counter<L>({ name, help, labelNames, registers: [processRegistry] });
+  return existing<Counter<L>>(name, 'counter') ?? new PromCounter<L>({ name, help, labelNames, registers: [processRegistry] });
 }
 
 /**
@@ -34,7 +35,7 @@ export function counter<L extends string = never>(name: string, help: string, la
 export function gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], collect?: (g: Gauge<L>) => void | Promise<void>): Gauge<L> {
   const found = existing<Gauge<L>>(name, 'gauge');
   if (found !== undefined) return found;
-  return new client.Gauge<L>({
+  return new PromGauge<L>({
     name, help, labelNames, registers: [processRegistry],
     ...(collect === undefined ? {} : { collect(this: Gauge<L>) { return collect(this); } }),
   });
@@ -52,7 +53,7 @@ export function counterFunc<L extends string = never>(
 ): Counter<L> {
   const found = existing<Counter<L>>(name, 'counter');
   if (found !== undefined) return found;
-  return new client.Counter<L>({
+  return new PromCounter<L>({
     name, help, labelNames, registers: [processRegistry],
     collect(this: Counter<L>) {
       this.reset();
@@ -76,23 +77,52 @@ export function summary<L extends string = never>(name: string, help: string, la
 
 /** histogram declares a histogram with the given bucket bounds (seconds for durations). */
 export function histogram<L extends string = never>(name: string, help: string, buckets: readonly number[], labelNames: readonly L[] = []): Histogram<L> {
-  return existing<Histogram<L>>(name, 'histogram') ?? new client.Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [processRegistry] });
+  return existing<Histogram<L>>(name, 'histogram') ?? new PromHistogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [processRegistry] });
 }
 
 let processMetricsStarted = false;
 
 /**
- * registerProcessMetrics adds, once per process: CPU, RSS, heap, event-loop lag, open fds and start
- * time (prom-client's collectors), plus `<prefix>_app_version` and `<prefix>_build_info`.
+ * registerProcessMetrics adds, once per process, `<prefix>_app_version` and `<prefix>_build_info`,
+ * and the process and Node.js collectors (startProcessCollectors) by the first scrape at the latest.
  */
 export function registerProcessMetrics(prefix: string, info: BuildInfo): void {
   if (processMetricsStarted) return;
   processMetricsStarted = true;
-  client.collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
   gauge(`${prefix}_app_version`, 'Version of the running binary; the value is always 1', ['version', 'short_version'])
     .set({ version: `${prefix}-${info.version}-${info.gitSha}`, short_version: info.version }, 1);
   gauge(`${prefix}_build_info`, 'Build of the running binary; the value is always 1', ['version', 'revision', 'node_version'])
     .set({ version: info.version, revision: info.gitSha, node_version: process.version }, 1);
+  beforeScrape(async () => startProcessCollectors());
+}
+
+let collectorsStarted = false;
+
+/** PROCESS_CPU_COUNTERS are prom-client's CPU counters and the part of process.cpuUsage() each counts. */
+const PROCESS_CPU_COUNTERS = [
+  ['process_cpu_user_seconds_total', (u: NodeJS.CpuUsage) => u.user],
+  ['process_cpu_system_seconds_total', (u: NodeJS.CpuUsage) => u.system],
+  ['process_cpu_seconds_total', (u: NodeJS.CpuUsage) => u.user + u.system],
+] as const;
+
+/**
+ * startProcessCollectors starts prom-client's collectors, once per process (after
+ * registerProcessMetrics; before, it does nothing): CPU, RSS, heap, event-loop lag, GC, open fds
+ * and start time. Loading them is ~40 modules, so the binaries start them once they serve
+ * (serveUntilSignal) rather than on the start path, and the first scrape before that starts them
+ * itself. prom-client's CPU counters count from their start; they get the CPU the process used
+ * before it, so they count the whole process. GCs before the start are not counted.
+ */
+export function startProcessCollectors(): void {
+  if (!processMetricsStarted || collectorsStarted) return;
+  collectorsStarted = true;
+  const collect = loadDefaultCollectors();
+  const before = process.cpuUsage();
+  collect({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
+  for (const [name, part] of PROCESS_CPU_COUNTERS) {
+    const m = processRegistry.getSingleMetric(name);
+    if (m instanceof PromCounter) m.inc(part(before) / 1e6);
+  }
 }
 
 let summariesForward = false;

@@ -4,7 +4,7 @@
 // observations) as a MetricsDelta, which the first thread adds to its own metrics of the same names.
 // Gauges are not relayed: they describe the first thread (process metrics cover the whole process)
 // or are read at scrape time from state the threads share.
-import client from 'prom-client';
+import { Counter } from './prom.ts';
 import { registeredMetric, registeredMetrics } from './registry.ts';
 import { WindowedSummary } from './windowed-summary.ts';
 
@@ -25,7 +25,7 @@ export async function takeMetricsDelta(): Promise<MetricsDelta> {
       for (const o of m.takeObservations()) summaries.push({ name: m.name, ...o });
       continue;
     }
-    if (!(m instanceof client.Counter)) continue;
+    if (!(m instanceof Counter)) continue;
     const data = await m.get();
     for (const v of data.values) {
       const key = `${data.name}\u0000${JSON.stringify(v.labels)}`;
@@ -47,7 +47,7 @@ export async function takeMetricsDelta(): Promise<MetricsDelta> {
 export function applyMetricsDelta(d: MetricsDelta): void {
   for (const c of d.counters) {
     const m = registeredMetric(c.name);
-    if (m instanceof client.Counter) m.inc(c.labels, c.inc);
+    if (m instanceof Counter) m.inc(c.labels, c.inc);
   }
   for (const s of d.summaries) {
     const m = registeredMetric(s.name);

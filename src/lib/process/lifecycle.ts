@@ -1,6 +1,7 @@
 import { flushCompileCache } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import { shutdownDelayMs } from '../httpserver/index.ts';
+import { startProcessCollectors } from '../metrics/index.ts';
 import type { Runtime } from './runtime.ts';
 import { timerMs } from '../timer/index.ts';
 
@@ -22,17 +23,28 @@ export interface Component {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(3)}s`;
 
 /**
+ * DEFERRED_START_MS: how long after a binary starts serving it starts what its first answers do
+ * not need (prom-client's process collectors, whose first scrape starts them earlier), so that
+ * work is not on the start path of the first requests (issue 18 item 4).
+ */
+const DEFERRED_START_MS = 1000;
+
+/**
  * serveUntilSignal routes SIGHUP to the components' reload and, on SIGTERM or SIGINT: answers 503 on
  * /health for -http.shutdownDelay, stops accepting connections, lets in-flight requests finish
  * within -http.maxGracefulShutdownDuration, stops components in reverse order (logging how long
  * each step took) and exits 0. A second signal during shutdown exits 1 at once.
- * Every module of the binary is loaded by now: their compiled code goes to Node's compile cache
- * (when a binary enabled it, see reexec.ts) at once, so a next start finds it even if this
- * process is killed rather than stopped.
+ * The modules of the start path are loaded by now: their compiled code goes to Node's compile
+ * cache (when a binary enabled it, see reexec.ts) at once, so a next start finds it even if this
+ * process is killed rather than stopped; so does that of the deferred start, DEFERRED_START_MS later.
  */
 export function serveUntilSignal(rt: Runtime, components: readonly Component[]): Promise<never> {
   const log = rt.logger;
   flushCompileCache();
+  setTimeout(() => {
+    startProcessCollectors();
+    flushCompileCache();
+  }, DEFERRED_START_MS).unref();
   rt.onReload(() => {
     log.info('received SIGHUP; reloading configuration');
     for (const c of components) {

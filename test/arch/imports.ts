@@ -130,8 +130,9 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // insert and select reach the storage through the contract only: in-process, or the cluster's
   // routing over storagerpc clients that src/cmd wires in.
   'src/app/insert': [...APP_INFRA, ...lib('cluster', 'keyedparse', 'protoparser', 'storageapi')],
-  // select → httpproxy: the rules/alerts calls are forwarded to vmalert.
-  'src/app/select': [...APP_INFRA, ...lib('cluster', 'httpproxy', 'metadata', 'promql', 'protoparser', 'query', 'storageapi')],
+  // select → httpproxy: the rules/alerts calls are forwarded to vmalert. select → bytes: JSON
+  // answers are written as bytes with the one ByteWriter.
+  'src/app/select': [...APP_INFRA, ...lib('bytes', 'cluster', 'httpproxy', 'metadata', 'promql', 'protoparser', 'query', 'storageapi')],
   'src/app/storage': [...APP_INFRA, ...lib('memory', 'storage', 'storagerpc')],
 
   // --- operator: cmd → controller → reconcile → factory → api; k8s and runtime underneath ---

@@ -62,22 +62,29 @@ function valuePrefix(q: IndexQuery, day: number, name: string, value: string): s
   return dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(name) + encodeText(value);
 }
 
-function idsOfValue(q: IndexQuery, day: number, name: string, value: string): Float64Array {
-  return q.view.idsWithPrefix(valuePrefix(q, day, name, value));
-}
-
 /** allSeriesOfDay returns every series with samples on day. */
 export function allSeriesOfDay(q: IndexQuery, day: number): Float64Array {
   return q.view.idsWithPrefix(dayPrefix(KIND_DAY_SERIES, q.tenant, day));
 }
 
+/**
+ * forEachValuePrefix calls visit with the index prefix of every value of label m.name for which
+ * m.matches(value) === want: a matcher's literals directly when want, else a walk of the values.
+ */
+function forEachValuePrefix(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean, visit: (valuePrefix: string) => void): void {
+  if (want && m.literals) {
+    for (const v of m.literals) visit(valuePrefix(q, day, m.name, v));
+    return;
+  }
+  forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, prefix) => {
+    if (m.matches(value) === want) visit(prefix);
+  });
+}
+
 /** idsWhere returns the series of day having label m.name with a value for which want(value). */
 function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean): Float64Array {
-  if (want && m.literals) return unionIds(m.literals.map((v) => idsOfValue(q, day, m.name, v)));
   const parts: Float64Array[] = [];
-  forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, valuePrefix) => {
-    if (m.matches(value) === want) parts.push(q.view.idsWithPrefix(valuePrefix));
-  });
+  forEachValuePrefix(q, day, m, want, (prefix) => parts.push(q.view.idsWithPrefix(prefix)));
   return unionIds(parts);
 }
 
@@ -89,13 +96,7 @@ function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean)
  */
 function idsWhereWithin(q: IndexQuery, day: number, m: CompiledMatcher, within: Float64Array): Float64Array {
   const keep = new Uint8Array(within.length);
-  if (m.literals) {
-    for (const v of m.literals) markRuns(within, q.view.idRuns(valuePrefix(q, day, m.name, v)), keep);
-  } else {
-    forEachValue(q, day, m.name, m.prefix ?? '', (value, valuePrefix) => {
-      if (m.matches(value)) markRuns(within, q.view.idRuns(valuePrefix), keep);
-    });
-  }
+  forEachValuePrefix(q, day, m, true, (prefix) => markRuns(within, q.view.idRuns(prefix), keep));
   let n = 0;
   for (let i = 0; i < keep.length; i++) n += keep[i]!;
   if (n === within.length) return within;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasId, idsFromUnsorted, intersectIds, intersectRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
+import { hasId, idsFromUnsorted, intersectIds, intersectRuns, intersectSourceRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
 
 const setArb = fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }).map((a) => Float64Array.from(a.sort((x, y) => x - y)));
 const sorted = (xs: Iterable<number>) => [...xs].sort((x, y) => x - y);
@@ -38,6 +38,24 @@ describe('id sets', () => {
     expect(Array.from(intersectRuns([[Float64Array.from([1, 2 ** 52])], [Float64Array.from([2 ** 52])]]))).toEqual([2 ** 52]);
   });
 
+  it('intersects sets given as several sources of runs as intersectIds of their unions', () => {
+    // A source: a sorted set cut into runs; a set: up to 4 sources, overlapping or not (an ID may
+    // be in two index parts).
+    const runsArb = fc.tuple(setArb, fc.array(fc.nat(), { maxLength: 4 })).map(([set, cuts]) => {
+      const at = [0, ...cuts.map((c) => c % (set.length + 1)).sort((x, y) => x - y), set.length];
+      return at.slice(1).map((end, i) => set.subarray(at[i]!, end));
+    });
+    const sourcesArb = fc.array(runsArb, { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(sourcesArb, { minLength: 1, maxLength: 4 }), (sets) => {
+        const whole = sets.map((sources) => unionIds(sources.flat()));
+        const want = whole.slice(1).reduce((acc, s) => intersectIds(acc, s), Float64Array.from(whole[0]!));
+        expect(Array.from(intersectSourceRuns(sets))).toEqual(Array.from(want));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('unions ordered, disjoint and overlapping sets', () => {
     const f = (sets: number[][], want: number[]) => expect(Array.from(unionIds(sets.map((s) => Float64Array.from(s))))).toEqual(want);
     f([], []);
@@ -50,7 +68,7 @@ describe('id sets', () => {
   });
 
   it('marks the IDs of a set that ascending runs hold', () => {
-    // Runs: a sorted set cut into consecutive pieces (as IndexView.idRuns gives them).
+    // Runs: a sorted set cut into consecutive pieces (as IndexView.idRunsBySource gives them per source).
     const runsArb = fc.tuple(setArb, fc.array(fc.nat(60), { maxLength: 5 })).map(([s, cuts]) => {
       const at = [0, ...sorted(new Set(cuts.map((c) => Math.min(c, s.length)))), s.length];
       return at.slice(1).map((end, k) => s.subarray(at[k]!, end));

@@ -106,8 +106,22 @@ export function hasId(a: Float64Array, id: number): boolean {
  * allocated. The runs are only read.
  */
 export function intersectRuns(sets: readonly (readonly Float64Array[])[]): Float64Array {
-  if (sets.length === 1) return concatRuns(sets[0]!);
-  const cs = sets.map((runs) => new RunCursor(runs));
+  return intersectSourceRuns(sets.map((runs) => [runs]));
+}
+
+/**
+ * intersectSourceRuns is intersectRuns of sets each given as the union of several sources' runs
+ * (IndexView.idRunsBySource: one list of ascending runs per index part or in-memory table). A set
+ * of several sources is walked as the union of their cursors, so no source is copied or merged
+ * (with several index parts, every matcher's set was copied and merged before the intersection).
+ * A set without sources is empty.
+ */
+export function intersectSourceRuns(sets: readonly (readonly (readonly Float64Array[])[])[]): Float64Array {
+  if (sets.length === 1) {
+    const sources = sets[0]!;
+    return sources.length === 1 ? concatRuns(sources[0]!) : unionIds(sources.map(concatRuns));
+  }
+  const cs = sets.map((sources): SeekCursor => (sources.length === 1 ? new RunCursor(sources[0]!) : new UnionCursor(sources.map((runs) => new RunCursor(runs)))));
   const out: number[] = [];
   let x = -Infinity;
   for (;;) {
@@ -141,8 +155,37 @@ export function concatRuns(runs: readonly Float64Array[]): Float64Array {
   return out;
 }
 
+// SeekCursor walks a sorted set forward: value is its current ID while not done.
+interface SeekCursor {
+  readonly done: boolean;
+  readonly value: number;
+  seek(x: number): void;
+}
+
+// UnionCursor walks the union of several cursors: its value is the smallest of theirs.
+class UnionCursor implements SeekCursor {
+  readonly #cs: RunCursor[];
+  done = false;
+  value = 0;
+
+  constructor(cs: RunCursor[]) {
+    this.#cs = cs;
+    this.seek(-Infinity);
+  }
+
+  seek(x: number): void {
+    let min = Infinity;
+    for (const c of this.#cs) {
+      c.seek(x);
+      if (!c.done && c.value < min) min = c.value;
+    }
+    this.done = min === Infinity;
+    this.value = min;
+  }
+}
+
 // RunCursor walks a set given as runs, seeking forward.
-class RunCursor {
+class RunCursor implements SeekCursor {
   readonly #runs: readonly Float64Array[];
   #r = 0;
   #i = 0;

@@ -1,6 +1,6 @@
 import type { Labels } from '../../storageapi/api.ts';
 import { LimitExceededError } from '../../storageapi/errors.ts';
-import { EMPTY_IDS, intersectRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
+import { EMPTY_IDS, intersectSourceRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
 import { type CompiledMatcher, labelsMatch } from '../../storageapi/matchers.ts';
@@ -90,13 +90,16 @@ function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean)
 
 /**
  * idsWhereWithin is within ∩ idsWhere(q, day, m, true), found by marking the IDs of within that
- * each accepted value holds, as the index holds them (IndexView.idRuns): a regexp accepting many
- * values of a label (instance=~"host-000[0-4].*": 50 values of ~170 series each at 100k series)
- * otherwise copied and merged every one of their series only to keep the few of within.
+ * each accepted value holds, as each index source holds them (IndexView.idRunsBySource): a regexp
+ * accepting many values of a label (instance=~"host-000[0-4].*": 50 values of ~170 series each at
+ * 100k series) otherwise copied and merged every one of their series only to keep the few of
+ * within. Marks are or-ed, so the sources need no union.
  */
 function idsWhereWithin(q: IndexQuery, day: number, m: CompiledMatcher, within: Float64Array): Float64Array {
   const keep = new Uint8Array(within.length);
-  forEachValuePrefix(q, day, m, true, (prefix) => markRuns(within, q.view.idRuns(prefix), keep));
+  forEachValuePrefix(q, day, m, true, (prefix) => {
+    for (const runs of q.view.idRunsBySource(prefix)) markRuns(within, runs, keep);
+  });
   let n = 0;
   for (let i = 0; i < keep.length; i++) n += keep[i]!;
   if (n === within.length) return within;
@@ -119,15 +122,17 @@ function idsForSet(q: IndexQuery, day: number, set: readonly CompiledMatcher[]):
   const byLabels: CompiledMatcher[] = [];
   const few = (ids: Float64Array | undefined): ids is Float64Array => ids !== undefined && ids.length <= LABEL_FILTER_MAX && q.labelsOf !== undefined;
   // The equality matchers (first after the sort) are intersected in one pass over their IDs
-  // as the index holds them (IndexView.idRuns), without a copy of each set.
-  const exact: Float64Array[][] = [];
+  // as each index source holds them (IndexView.idRunsBySource), without a copy of each set.
+  const exact: Float64Array[][][] = [];
   let k = 0;
   for (; k < positive.length && positive[k]!.literals?.length === 1; k++) {
-    exact.push(q.view.idRuns(valuePrefix(q, day, positive[k]!.name, positive[k]!.literals![0]!)));
+    const sources = q.view.idRunsBySource(valuePrefix(q, day, positive[k]!.name, positive[k]!.literals![0]!));
+    if (sources.length === 0) return EMPTY_IDS;
+    exact.push(sources);
   }
   let ids: Float64Array | undefined;
   if (exact.length > 0) {
-    ids = intersectRuns(exact);
+    ids = intersectSourceRuns(exact);
     if (ids.length === 0) return EMPTY_IDS;
   }
   for (const m of positive.slice(k)) {

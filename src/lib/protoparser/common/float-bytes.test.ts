@@ -5,9 +5,9 @@ import { readDecimal, readInteger } from './float-bytes.ts';
 
 // read returns [value, end] of readDecimal over the bytes of s (end -1: left to the text parser).
 const read = (s: string): [number, number] => {
-  const out = { value: NaN };
-  const e = readDecimal(Buffer.from(s, 'latin1'), 0, out);
-  return [e < 0 ? NaN : out.value, e];
+  const out = new Float64Array([NaN, NaN]);
+  const e = readDecimal(Buffer.from(s, 'latin1'), 0, out, 1);
+  return [e < 0 ? NaN : out[1]!, e];
 };
 const textValue = (s: string): number | undefined => {
   try {
@@ -60,10 +60,11 @@ describe('readDecimal', () => {
 
 describe('readInteger', () => {
   it('reads at most 15 digits with the signs allowed', () => {
-    const out = { value: 0 };
-    expect(readInteger(Buffer.from('-12 '), 0, out, 'minus')).toBe(3);
-    expect(out.value).toBe(-12);
-    expect(readInteger(Buffer.from('+12'), 0, out, 'minus')).toBe(-1);
-    expect(readInteger(Buffer.from('1234567890123456'), 0, out, 'both')).toBe(-1);
+    const out = new Float64Array(2);
+    expect(readInteger(Buffer.from('-12 '), 0, out, 1, 'minus')).toBe(3);
+    expect(out[1]).toBe(-12);
+    expect(out[0]).toBe(0);
+    expect(readInteger(Buffer.from('+12'), 0, out, 0, 'minus')).toBe(-1);
+    expect(readInteger(Buffer.from('1234567890123456'), 0, out, 0, 'both')).toBe(-1);
   });
 });

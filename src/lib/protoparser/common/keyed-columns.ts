@@ -49,6 +49,20 @@ export class KeyedColumns {
     this.lastKey = key;
   }
 
+  /**
+   * pushRow appends one row whose timestamp is row[0] and value row[1]: for hot parsers, which keep
+   * both in a typed array so no float64 is boxed whether or not the call is inlined.
+   */
+  pushRow(key: number, row: Float64Array): void {
+    const i = this.length;
+    if (i === this.keys.length) this.#grow();
+    this.keys[i] = key;
+    this.timestamps[i] = row[0]!;
+    this.values[i] = row[1]!;
+    this.length = i + 1;
+    this.lastKey = key;
+  }
+
   /** clear empties the batch for reuse; its rows are then numbered in `table`. */
   clear(table: SeriesKeyTable): void {
     this.length = 0;

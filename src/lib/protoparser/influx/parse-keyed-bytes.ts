@@ -58,7 +58,7 @@ class InfluxByteParser implements FastSlowLines {
   readonly #now: number;
   readonly #precision: InfluxPrecision;
   readonly #errors = new ErrorSummary();
-  readonly #num: NumberOut = { value: 0 };
+  readonly #num: NumberOut = new Float64Array(1);
   // The fields of the line being read: key byte ranges and values.
   readonly #fieldStart = new Int32Array(MAX_FIELDS);
   readonly #fieldEnd = new Int32Array(MAX_FIELDS);
@@ -103,7 +103,7 @@ class InfluxByteParser implements FastSlowLines {
     if (p < n && (c = b[p]!) !== LF && c !== CR) {
       p = this.#timestamp(p);
       if (p < 0) return -1;
-      ts = this.#num.value;
+      ts = this.#num[0]!;
       while (p < n && b[p] === SPACE) p++;
     }
     if (p < n && b[p] === CR) {
@@ -176,17 +176,17 @@ class InfluxByteParser implements FastSlowLines {
       this.#fieldValue[f] = v;
       return e;
     }
-    e = readDecimal(b, p, this.#num);
+    e = readDecimal(b, p, this.#num, 0);
     if (e < 0) return -1;
     const last = e < n ? b[e]! : 0;
     if (last === 105 || last === 117) {
       // i or u: an integer field, written as digits only (with a minus for i)
-      const ie = readInteger(b, p, this.#num, last === 105 ? 'minus' : 'none');
+      const ie = readInteger(b, p, this.#num, 0, last === 105 ? 'minus' : 'none');
       if (ie !== e) return -1;
       e++;
     }
     if (e < n && (e === p || ((b[e]! !== COMMA && b[e]! !== SPACE && b[e]! !== LF && b[e]! !== CR)))) return -1;
-    this.#fieldValue[f] = this.#num.value;
+    this.#fieldValue[f] = this.#num[0]!;
     return e;
   }
 
@@ -209,7 +209,7 @@ class InfluxByteParser implements FastSlowLines {
     for (let i = d0; i < d0 + keep; i++) ms = ms * 10 + (b[i]! - 48);
     ms *= SCALE[this.#precision];
     if (!Number.isSafeInteger(ms)) return -1;
-    this.#num.value = zeros ? this.#now : neg && ms !== 0 ? -ms : ms;
+    this.#num[0] = zeros ? this.#now : neg && ms !== 0 ? -ms : ms;
     return e;
   }
 

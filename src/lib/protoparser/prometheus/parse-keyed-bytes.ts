@@ -8,6 +8,10 @@ import type { MetadataCapture } from './metadata.ts';
 import { parseKeyed, type KeyedParseResult, type PrometheusKeyedOptions } from './parse-keyed.ts';
 
 
+// Indexes of ByteLineParser's #row: KeyedColumns.pushRow's layout.
+const TS = 0;
+const VALUE = 1;
+
 // endsToken reports whether a number token ends at b[p]: a blank, the line's end, or the block's.
 function endsToken(b: Uint8Array, p: number): boolean {
   if (p >= b.length) return true;
@@ -37,9 +41,9 @@ class ByteLineParser implements FastSlowLines {
   readonly #now: number;
   readonly #metadata: MetadataCapture | undefined;
   readonly #errors = new ErrorSummary();
-  // The value parsed by #number or #timestamp (no object per line).
-  #value = 0;
-  readonly #num: NumberOut = { value: 0 };
+  // The line's timestamp (TS) and value (VALUE) as #timestamp and #number read them: kept in a
+  // typed array and handed to the batch as such, so no float64 is ever boxed on the way.
+  readonly #row: NumberOut = new Float64Array(2);
 
   constructor(b: Buffer, o: PrometheusKeyedOptions) {
     this.#b = b;
@@ -88,18 +92,17 @@ class ByteLineParser implements FastSlowLines {
     while (p < n && ((c = b[p]!) === SPACE || c === TAB)) p++;
     p = this.#number(p);
     if (p < 0) return -1;
-    const value = this.#value;
-    let ts = this.#now;
     while (p < n && ((c = b[p]!) === SPACE || c === TAB)) p++;
     if (p < n && c !== LF && c !== CR) {
       p = this.#timestamp(p);
       if (p < 0) return -1;
-      ts = this.#value;
       while (p < n && ((c = b[p]!) === SPACE || c === TAB)) p++;
+    } else {
+      this.#row[TS] = this.#now;
     }
     if (p < n && c === CR) c = b[++p] ?? LF;
     if (p < n && c !== LF) return -1;
-    this.#out.push(k, ts, value);
+    this.#out.pushRow(k, this.#row);
     return p + 1;
   }
 
@@ -118,21 +121,17 @@ class ByteLineParser implements FastSlowLines {
     return q === b.length || c !== LBRACE ? p : -1;
   }
 
-  // number reads a plain decimal value at p into #value, as parseFloatRange would; returns the
-  // index after it, or -1 for anything else (then the line goes the slow way).
+  // number reads a plain decimal value at p into #row[VALUE], as parseFloatRange would; returns
+  // the index after it, or -1 for anything else (then the line goes the slow way).
   #number(p: number): number {
-    const e = readDecimal(this.#b, p, this.#num);
-    if (e < 0 || !endsToken(this.#b, e)) return -1;
-    this.#value = this.#num.value;
-    return e;
+    const e = readDecimal(this.#b, p, this.#row, VALUE);
+    return e < 0 || !endsToken(this.#b, e) ? -1 : e;
   }
 
-  // timestamp reads an integer of at most 15 digits (optional sign) into #value, as parseIntRange.
+  // timestamp reads an integer of at most 15 digits (optional sign) into #row[TS], as parseIntRange.
   #timestamp(p: number): number {
-    const e = readInteger(this.#b, p, this.#num, 'both');
-    if (e < 0 || !endsToken(this.#b, e)) return -1;
-    this.#value = this.#num.value;
-    return e;
+    const e = readInteger(this.#b, p, this.#row, TS, 'both');
+    return e < 0 || !endsToken(this.#b, e) ? -1 : e;
   }
 
   // slow decodes the line at start and parses it with parseKeyed; then records the bytes of its

@@ -220,11 +220,11 @@ export class KeyedRemoteWriteParser {
   // Why the last label set was refused.
   #reason = '';
 
-  readonly #s: SampleOut = { value: 0, timestamp: 0 };
+  readonly #s: SampleOut = new Float64Array(2);
 
   #sample(end: number, k: number): void {
     readSample(this.#r, end, this.#s);
-    this.#out.push(k, this.#s.timestamp, this.#s.value);
+    this.#out.pushRow(k, this.#s);
   }
 
   #growSamples(): void {

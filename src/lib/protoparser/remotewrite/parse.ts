@@ -134,12 +134,12 @@ function readTimeSeries(r: ProtoReader, end: number, stats: RemoteWriteStats, er
   }
   const rawKey = contiguous ? r.buf.toString('latin1', keyStart, keyEnd) : undefined;
   const rows: Row[] = new Array(samples.length);
-  const s: SampleOut = { value: 0, timestamp: 0 };
+  const s: SampleOut = new Float64Array(2);
   for (let i = 0; i < samples.length; i++) {
     r.pos = samples[i]!;
     r.uint32(); // the tag, checked above
     readSample(r, r.len(), s);
-    rows[i] = { labels: canonical, timestamp: s.timestamp, value: s.value, rawKey };
+    rows[i] = { labels: canonical, timestamp: s[SAMPLE_TS]!, value: s[SAMPLE_VALUE]!, rawKey };
   }
   r.pos = end;
   stats.samples += rows.length;
@@ -169,24 +169,28 @@ export function readLabel(r: ProtoReader, end: number): Label {
   return { name, value };
 }
 
-/** SampleOut receives a Sample message's fields (a reused out-parameter; an object field keeps NaN bits). */
-export interface SampleOut {
-  value: number;
-  timestamp: number;
-}
+/**
+ * SampleOut receives a Sample message's fields: the timestamp at SAMPLE_TS, the value at
+ * SAMPLE_VALUE (KeyedColumns.pushRow's layout). A reused typed array, not an object: a float64
+ * stored there is never boxed (an object field cost a heap number per sample once V8 generalised
+ * it), and it keeps a NaN's bits (staleness markers) as the batch's own Float64Array does.
+ */
+export type SampleOut = Float64Array;
+export const SAMPLE_TS = 0;
+export const SAMPLE_VALUE = 1;
 
 /** readSample decodes the Sample message r[pos, end) (its tag and length read) into `into` and leaves r at end. */
 export function readSample(r: ProtoReader, end: number, into: SampleOut): void {
   const outerEnd = r.end;
   r.end = end;
-  into.value = 0;
-  into.timestamp = 0;
+  into[SAMPLE_VALUE] = 0;
+  into[SAMPLE_TS] = 0;
   while (r.pos < end) {
     const tag = r.uint32();
     const field = tag >>> 3;
     const wt = tag & 7;
-    if (field === 1 && wt === WIRE_FIXED64) into.value = r.double();
-    else if (field === 2 && wt === WIRE_VARINT) into.timestamp = r.int64();
+    if (field === 1 && wt === WIRE_FIXED64) into[SAMPLE_VALUE] = r.double();
+    else if (field === 2 && wt === WIRE_VARINT) into[SAMPLE_TS] = r.int64();
     else r.skip(wt);
   }
   r.end = outerEnd;

@@ -1,6 +1,7 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { normalizeSamples } from '../../storageapi/dedup.ts';
 import { newPartName } from '../common/fs-util.ts';
+import { unionAscending } from '../common/sorted.ts';
 import type { PartMeta } from '../part/part-format.ts';
 import { PartWriter } from '../part/part-writer.ts';
 import { nextPartitionStart, partitionNameOf, partitionRange } from '../common/partition-name.ts';
@@ -116,33 +117,5 @@ class MonthWriters {
  * every ID (at 100k series the Set and the sort were ~5% of the background thread's flush time).
  */
 export function unionSeriesIds(buffers: readonly BufferSource[]): Float64Array {
-  let ids = buffers.length === 0 ? new Float64Array(0) : buffers[0]!.seriesIds();
-  for (let i = 1; i < buffers.length; i++) ids = mergeAscending(ids, buffers[i]!.seriesIds());
-  return ids;
-}
-
-// mergeAscending returns the union of two ascending lists without duplicates, ascending.
-function mergeAscending(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x < y) {
-      out[n++] = x;
-      i++;
-    } else if (y < x) {
-      out[n++] = y;
-      j++;
-    } else {
-      out[n++] = x;
-      i++;
-      j++;
-    }
-  }
-  while (i < a.length) out[n++] = a[i++]!;
-  while (j < b.length) out[n++] = b[j++]!;
-  return n === out.length ? out : out.subarray(0, n);
+  return unionAscending(buffers.map((b) => b.seriesIds()), new Float64Array(0));
 }

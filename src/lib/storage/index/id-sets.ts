@@ -1,6 +1,6 @@
 // Sets of series IDs are sorted, duplicate-free Float64Arrays (IDs are integers < 2^53).
 // All functions are pure and return new arrays.
-import { lowerBound } from '../common/sorted.ts';
+import { lowerBound, unionAscending } from '../common/sorted.ts';
 
 /** EMPTY_IDS is the empty set. */
 export const EMPTY_IDS = new Float64Array(0);
@@ -48,50 +48,7 @@ export function subtractIds(a: Float64Array, b: Float64Array): Float64Array {
 }
 
 /** unionIds returns the union of all sets (merging them pairwise: O(total · log(sets))). */
-export function unionIds(sets: readonly Float64Array[]): Float64Array {
-  let level = sets.filter((s) => s.length > 0);
-  if (level.length === 0) return EMPTY_IDS;
-  while (level.length > 1) {
-    const next: Float64Array[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) next.push(mergeIds(level[i]!, level[i + 1]!));
-    if (level.length % 2 === 1) next.push(level[level.length - 1]!);
-    level = next;
-  }
-  return level[0]!;
-}
-
-/** mergeIds returns a ∪ b. */
-function mergeIds(a: Float64Array, b: Float64Array): Float64Array {
-  // Disjoint, ordered sets (a label's values usually cover ranges of IDs) are concatenated.
-  if (a[a.length - 1]! < b[0]!) return concatIds(a, b);
-  if (b[b.length - 1]! < a[0]!) return concatIds(b, a);
-  const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x <= y) {
-      out[n++] = x;
-      i++;
-      if (x === y) j++;
-    } else {
-      out[n++] = y;
-      j++;
-    }
-  }
-  while (i < a.length) out[n++] = a[i++]!;
-  while (j < b.length) out[n++] = b[j++]!;
-  return out.subarray(0, n);
-}
-
-function concatIds(first: Float64Array, second: Float64Array): Float64Array {
-  const out = new Float64Array(first.length + second.length);
-  out.set(first);
-  out.set(second, first.length);
-  return out;
-}
+export const unionIds = (sets: readonly Float64Array[]): Float64Array => unionAscending(sets, EMPTY_IDS);
 
 /** hasId reports whether sorted set a holds id. */
 export function hasId(a: Float64Array, id: number): boolean {

@@ -7,9 +7,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { remotewrite } from '../../src/lib/protoparser/index.ts';
-import { runProcess } from '../e2e/process-harness.ts';
 import { exportSeries, get, labelsKey, metricValue, post, samplesOf } from './client.ts';
-import { killAll, makeTempDir, removeTempDirs, sleep, startTsdb, TSDB_BINARY, type Tsdb } from './harness.ts';
+import { killAll, makeTempDir, removeTempDirs, runTsdb, sleep, startTsdb, type Tsdb } from './harness.ts';
 
 afterEach(killAll);
 afterAll(removeTempDirs);
@@ -291,13 +290,13 @@ describe('tsdb restarts', { timeout: 120_000 }, () => {
   it('refuses to start while a restore is in progress, and while another process holds the directory', async () => {
     const dir = await makeTempDir('dur-restore');
     const t1 = await startTsdb(dir);
-    const second = await runProcess(TSDB_BINARY, ['-httpListenAddr=127.0.0.1:0', `-storageDataPath=${dir}`]);
+    const second = await runTsdb(['-httpListenAddr=127.0.0.1:0', `-storageDataPath=${dir}`]);
     expect(second.code).not.toBe(0);
     expect(second.output).toContain(`process ${t1.pid} holds it`);
     expect(await t1.stop()).toBe(0);
 
     await writeFile(join(dir, 'restore-in-progress'), '');
-    const r = await runProcess(TSDB_BINARY, ['-httpListenAddr=127.0.0.1:0', `-storageDataPath=${dir}`]);
+    const r = await runTsdb(['-httpListenAddr=127.0.0.1:0', `-storageDataPath=${dir}`]);
     expect(r.code).toBe(1);
     expect(r.output).toContain('a restore is in progress (file "restore-in-progress" exists)');
     expect(r.output).not.toContain('listening on');

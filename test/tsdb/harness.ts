@@ -47,6 +47,17 @@ export async function startTsdb(dataDir: string, args: readonly string[] = []): 
   return { proc, base: m[1]!, pid: proc.child.pid!, dataDir, receivers, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }
 
+/**
+ * runTsdb runs `tsdb` with args until it exits (a start expected to fail), registered for killAll:
+ * should it start after all (a test timed out and afterEach killed the process holding the data
+ * dir, or a check regressed), it does not outlive the test file.
+ */
+export async function runTsdb(args: readonly string[]): Promise<{ code: number | string; output: string }> {
+  const proc = track(startProcess(TSDB_BINARY, args));
+  const code = await proc.exited;
+  return { code, output: proc.output() };
+}
+
 /** killAll SIGKILLs every tsdb (or other process registered with track) still running. */
 export async function killAll(): Promise<void> {
   const procs = [...running];

@@ -7,7 +7,7 @@
 // that an idle server (or the merge that follows a query burst) does not keep it resident.
 
 /** The largest answer buffer kept for reuse; bigger answers get memory of their own every time. */
-export const SPARE_MAX_BYTES = 64 << 20;
+export const SPARE_MAX_BYTES = 32 << 20;
 /** How long the spare stays without being taken before it is freed. */
 export const IDLE_MS = 1_000;
 

@@ -72,7 +72,8 @@ export async function handleInstantQuery(c: ReadContext): Promise<RawJson> {
   try {
     const started = performance.now();
     const res = await instant(c.deps.storage, expr, t, { ...queryOptions(c, filters), ...(step === undefined ? {} : { instantStepMs: step }) });
-    return { json: envelope(res, performance.now() - started, c.partial?.()) };
+    // A matrix (a range selector at an instant) is rendered into a buffer of its own (matrixJson).
+    return { json: envelope(res, performance.now() - started, c.partial?.()), owned: res.type === 'matrix' };
   } finally {
     done();
   }

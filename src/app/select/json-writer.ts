@@ -2,6 +2,7 @@ import { ByteWriter } from '../../lib/bytes/index.ts';
 import * as common from '../../lib/protoparser/common/index.ts';
 import type { SampleResult, SeriesResult } from '../../lib/query/index.ts';
 import type { Labels } from '../../lib/storageapi/index.ts';
+import { takeAnswerBuffer } from './answer-buffer.ts';
 import { TimestampPrefixes } from './timestamp-prefixes.ts';
 
 // Hand-built JSON for query results: a range result holds millions of points, and building one
@@ -147,9 +148,10 @@ const NEG_INF = Buffer.from('-Inf');
 
 /**
  * matrixJson renders a whole response whose data is a matrix — head, the JSON array of
- * {"metric","values"}, tail — into one buffer. The buffer is sized for the longest possible
+ * {"metric","values"}, tail — into one buffer from takeAnswerBuffer (the caller hands it back
+ * with answerSent once the response is written). The buffer is sized for the longest possible
  * rendering up front, so it is never copied; the pages past the rendered length are never
- * written (the allocation is a fresh mapping, so they take no resident memory). The series of a
+ * written (a fresh allocation is its own mapping, so they take no resident memory). The series of a
  * range query share their timestamps, so each timestamp's `[seconds,"` prefix is formatted once
  * per response (TimestampPrefixes).
  */
@@ -162,7 +164,7 @@ export function matrixJson(head: string, matrix: readonly SeriesResult[], tail: 
     metrics.push(metric);
     bound += Buffer.byteLength(metric) + SERIES_FRAME_BYTES + s.timestamps.length * (prefixes.maxLength + MAX_VALUE_CHARS + 3);
   }
-  const out = Buffer.allocUnsafeSlow(bound);
+  const out = takeAnswerBuffer(bound);
   let at = out.write(head, 0);
   out[at++] = 91; // [
   for (let k = 0; k < matrix.length; k++) {

@@ -5,6 +5,7 @@ import { formatDuration } from '../../lib/flags/index.ts';
 import { ParseError as QueryParseError } from '../../lib/promql/index.ts';
 import { QueryError } from '../../lib/query/index.ts';
 import { LimitExceededError, MatcherError, NodeUnavailableError } from '../../lib/storageapi/index.ts';
+import { answerSent } from './answer-buffer.ts';
 import { QueueTimeoutError } from './concurrency.ts';
 import type { SelectDeps } from './deps.ts';
 import { ApiError, badData } from './errors.ts';
@@ -107,18 +108,16 @@ function isStream(v: unknown): v is { stream: Readable; contentType: string } {
 }
 
 /**
- * freeWhenSent frees the memory under body once the response has been written ('finish': every
- * byte was handed to the kernel, or to the compressor that already wrote its output), instead of
- * when a full garbage collection finds it: query answers of several MiB each otherwise piled up
- * as garbage between full collections, raising the resident memory during a query mix by tens
- * of MiB. body must be alone on its memory and referenced by nothing else (RawJson.owned).
+ * freeWhenSent hands body back to the answer memory (answer-buffer.ts) once the response is done:
+ * written out ('finish': every byte was handed to the kernel, or to the compressor that already
+ * wrote its output) it is reused for the next answer or freed at once, instead of when a full
+ * garbage collection finds it (query answers of several MiB each otherwise piled up as garbage
+ * between full collections, raising the resident memory during a query mix by tens of MiB).
+ * body must be alone on its memory and referenced by nothing else (RawJson.owned).
  */
 export function freeWhenSent(reply: FastifyReply, body: Buffer): void {
-  const memory = body.buffer;
-  if (!(memory instanceof ArrayBuffer)) return;
-  reply.raw.once('finish', () => {
-    if (!memory.detached) memory.transfer(0);
-  });
+  const res = reply.raw;
+  res.once('close', () => answerSent(body, res.writableFinished));
 }
 
 function isRawJson(v: unknown): v is { json: string | Buffer; owned?: boolean } {

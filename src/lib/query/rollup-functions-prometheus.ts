@@ -136,6 +136,50 @@ function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolea
   return any;
 }
 
+// sweepMean is avg_over_time over every window of a series (see RollupFunction.sweep). When
+// every value is an integer and their magnitudes sum below 2^53, every sum of any of them is an
+// exact double, so mean()'s compensated sum of a window is exactly its integer sum (the
+// compensation stays 0) and a window's sum can be carried from the previous window — one add as
+// a sample enters, one subtract as it leaves — instead of summing all its samples again: the
+// same bits as mean(), in O(samples + steps) rather than O(samples per window × steps) (a 1 h
+// window at a 60 s step summed each sample 60 times). Other series take mean() window by window.
+function sweepMean(s: SweepWindows): boolean {
+  const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
+  const len = ts.length;
+  let magnitude = 0;
+  for (let i = 0; i < len && magnitude < MAX_EXACT_SUM; i++) {
+    const v = vs[i]!;
+    magnitude = Number.isInteger(v) ? magnitude + Math.abs(v) : Infinity;
+  }
+  const exact = magnitude < MAX_EXACT_SUM;
+  let lo = 0;
+  let hi = 0;
+  let sum = 0;
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    const end = end0 + i * step;
+    const start = end - rangeMs;
+    while (hi < len && ts[hi]! <= end) {
+      if (exact) sum += vs[hi]!;
+      hi++;
+    }
+    while (lo < hi && ts[lo]! <= start - edgeMs) {
+      if (exact) sum -= vs[lo]!;
+      lo++;
+    }
+    if (hi === lo) continue;
+    // mean() returns sum / count + c / count with c = +0: the same as sum / count, whose zero is
+    // +0 either way (an exact zero sum of several terms is +0; the carried sum starts at +0).
+    values[i] = exact ? sum / (hi - lo) : mean(vs, lo, hi);
+    present[i] = 1;
+    any = true;
+  }
+  return any;
+}
+
+// Integers whose magnitudes sum below this add up exactly in doubles, in any order.
+const MAX_EXACT_SUM = 2 ** 53;
+
 /** interpolate is the value at t on the line through (t1, y1) and (t2, y2); a counter restarts at 0. */
 export function interpolate(t1: number, y1: number, t2: number, y2: number, t: number, isCounter: boolean): number {
   const a = isCounter && y2 < y1 ? 0 : y1;
@@ -247,7 +291,7 @@ export const PROMETHEUS_ROLLUPS: Readonly<Record<string, RollupFunction>> = {
   delta: { minSamples: 2, compute: (w) => extrapolatedRate(w, false, false), sweep: (s) => sweepRate(s, false, false), extended: rateLike(false, false) },
   irate: { minSamples: 2, compute: (w) => instantValue(w, true) },
   idelta: { minSamples: 2, compute: (w) => instantValue(w, false) },
-  avg_over_time: { minSamples: 1, compute: (w) => mean(w.vs, w.lo, w.hi) },
+  avg_over_time: { minSamples: 1, compute: (w) => mean(w.vs, w.lo, w.hi), sweep: sweepMean },
   count_over_time: { minSamples: 1, compute: (w) => w.hi - w.lo },
   sum_over_time: {
     minSamples: 1,

@@ -182,6 +182,23 @@ describe('sweep', () => {
     end0: fc.integer({ min: -2, max: 20 }).map((s) => s * 60_000), step: fc.constantFrom(15_000, 60_000),
     n: fc.integer({ min: 1, max: 90 }), rangeMs: fc.constantFrom(60_000, 120_000, 300_000), edgeMs: fc.constantFrom(0, 1),
   });
+  // Integer series (gauges of bytes, counts): avg_over_time carries a window's exact sum across
+  // windows. Magnitudes near 2^53 / 60 put some series' sums past exactness (compute's path then),
+  // -0 and zero sums check the sign of zero.
+  const integers = fc.array(fc.tuple(fc.integer({ min: 1, max: 90 }), fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }), fc.constant(-0), fc.integer({ min: -(2 ** 47), max: 2 ** 47 }).map((v) => v * 3),
+    fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(Infinity, -Infinity, NaN),
+  )), { minLength: 0, maxLength: 60 })
+    .map((pairs) => {
+      let t = 0;
+      return { ts: Float64Array.from(pairs, ([dt]) => (t += dt * 1000)), vs: Float64Array.from(pairs, ([, v]) => v) };
+    });
+  const integersOnly = integers.map((s) => ({ ts: s.ts, vs: s.vs.map((v) => (Number.isInteger(v) || Object.is(v, -0) ? v : Math.round(v) || 0)) }));
+  it(`avg_over_time gives compute's results on integer series`, () => {
+    fc.assert(fc.property(fc.oneof(integers, integersOnly), windows, (s, g) => {
+      expect(bySweep('avg_over_time', s, g)).toEqual(byCompute('avg_over_time', s, g));
+    }), { numRuns: 500 });
+  });
   for (const name of ['rate', 'increase', 'delta']) {
     it(`${name} gives compute's results on regular scrapes`, () => {
       fc.assert(fc.property(regular, aligned, (s, g) => {

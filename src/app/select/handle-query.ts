@@ -1,4 +1,4 @@
-import { type Expr, parse, print } from '../../lib/promql/index.ts';
+import { type Expr, ParseCache, print } from '../../lib/promql/index.ts';
 import { instant, type QueryOptions, type QueryResult, range, type SeriesResult } from '../../lib/query/index.ts';
 import { ApiError, badData } from './errors.ts';
 import { type ExtraFilters, parseExtraFilters } from './filters.ts';
@@ -17,11 +17,15 @@ export interface RawJson {
   readonly owned?: boolean;
 }
 
+// The process's parsed queries (see ParseCache): a dashboard's few hundred distinct texts fit;
+// a text longer than a screenful is rare enough to parse each time.
+const parsed = new ParseCache({ maxEntries: 1000, maxQueryLength: 4096 });
+
 /** requireQuery parses the `query` arg (400 when missing or malformed). */
 export function requireQuery(c: ReadContext): Expr {
   const q = c.params.get('query');
   if (q === undefined || q.trim() === '') throw new ApiError('bad_data', 'missing "query" arg');
-  return parse(q);
+  return parsed.parse(q);
 }
 
 function timeArg(c: ReadContext, name: string, fallback: number): number {

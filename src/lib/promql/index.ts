@@ -2,6 +2,7 @@
 export * from './ast.ts';
 export { ParseError, lineCol } from './errors.ts';
 export { parse, BINARY_PRECEDENCE } from './parser.ts';
+export { ParseCache, type ParseCacheOptions } from './parse-cache.ts';
 export { print, printDuration, formatNumber, formatSeconds, printLabelName } from './printer.ts';
 export { evalDuration, isConstantDuration, type DurationContext } from './parse-duration.ts';
 export { FUNCTIONS, AGGREGATION_PARAMS, isAggregation, type FunctionSignature, type ArgType } from './functions.ts';

@@ -9,8 +9,8 @@ export interface ParseCacheOptions {
 }
 
 /**
- * ParseCache keeps the ASTs of recently parsed query texts, as VictoriaMetrics and Prometheus'
- * engines do: dashboards and rules send the same texts again and again, and a query that reads
+ * ParseCache keeps the ASTs of recently parsed query texts, as VictoriaMetrics' query engine
+ * does: dashboards and rules send the same texts again and again, and a query that reads
  * a few series spent a measurable share of its time in the lexer and parser, most of all in a
  * process whose parser code is not yet optimised. The AST is shared by every caller that asks
  * for the same text, which is sound because it is immutable (ast.ts: plain readonly objects,

@@ -98,26 +98,3 @@ export class KeyedColumns {
     this.values = vals;
   }
 }
-
-// Batches of finished keyed requests, reused: a fresh one is ~220–320 KB of zeroed typed arrays
-// (external memory, which also drives the garbage collector), which cost 5–7% of remote-write
-// parsing when made per request. At most SPARE_COLUMNS are kept.
-const SPARE_COLUMNS = 4;
-const spareColumns: KeyedColumns[] = [];
-
-/**
- * takeColumns returns an empty batch numbered in table: a spare one given back by a finished
- * request (its last key kept when the table is the same, so the next line's key is predicted
- * across requests), or a new one of `capacity` rows.
- */
-export function takeColumns(capacity: number, table: SeriesKeyTable): KeyedColumns {
-  const c = spareColumns.pop();
-  if (c === undefined) return new KeyedColumns(capacity, table);
-  c.clear(table);
-  return c;
-}
-
-/** giveColumns hands back a batch its request no longer uses (nobody may keep it). */
-export function giveColumns(c: KeyedColumns): void {
-  if (spareColumns.length < SPARE_COLUMNS && c.keys.length <= 65_536) spareColumns.push(c);
-}

@@ -1,4 +1,4 @@
-import { giveColumns, type KeyedColumns, takeColumns } from './keyed-columns.ts';
+import { KeyedColumns } from './keyed-columns.ts';
 import { ErrorSummary } from './parse-error.ts';
 import type { SeriesKeyDictionary } from './series-keys.ts';
 import { type ByteSource, DEFAULT_BATCH_SIZE, forEachByteBlock, type LineBlockOptions, type StreamSummary } from './stream.ts';
@@ -31,7 +31,7 @@ export async function streamKeyedLines(source: ByteSource, parseBlock: KeyedBloc
   const errors = new ErrorSummary();
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const keys = opts.keys;
-  const out = takeColumns(Math.min(batchSize + 1024, 16_384), keys.table);
+  const out = new KeyedColumns(Math.min(batchSize + 1024, 16_384), keys.table);
   let rows = 0;
   const deliver = async (): Promise<void> => {
     if (out.length > 0) {
@@ -48,11 +48,7 @@ export async function streamKeyedLines(source: ByteSource, parseBlock: KeyedBloc
     if (out.length >= batchSize) await deliver();
     return res.lines;
   };
-  try {
-    const lines = await forEachByteBlock(source, opts, errors, onBlock, opts.flushPerChunk ? deliver : undefined);
-    await deliver();
-    return { rows, lines, errors };
-  } finally {
-    giveColumns(out);
-  }
+  const lines = await forEachByteBlock(source, opts, errors, onBlock, opts.flushPerChunk ? deliver : undefined);
+  await deliver();
+  return { rows, lines, errors };
 }

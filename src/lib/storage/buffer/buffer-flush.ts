@@ -52,7 +52,9 @@ export async function writeBufferParts(buffers: readonly BufferSource[], opts: F
   };
   const months = new MonthWriters(writerOf);
   try {
-    for (const id of ids) {
+    // An index loop: iterating a Float64Array boxes every ID in an iterator result.
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
       if (opts.isDeleted(id)) continue;
       s.reset();
       for (const b of buffers) {

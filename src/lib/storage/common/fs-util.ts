@@ -124,6 +124,9 @@ export function newPartName(): string {
 /** PART_NAME_RE matches names made by newPartName. */
 export const PART_NAME_RE = /^[0-9a-f]{24}$/;
 
+// writeRange copies up to this many bytes by a loop, more by TypedArray#set.
+const SMALL_COPY_BYTES = 64;
+
 /**
  * BufferedFile appends to a new file through a memory buffer, counting bytes. Synchronous: each
  * flush is one write(2) of at most bufferBytes.
@@ -157,6 +160,24 @@ export class BufferedFile {
     this.#buf.set(data, this.#used);
     this.#used += data.length;
     this.size += data.length;
+  }
+
+  /**
+   * writeRange appends data[start..end) as write(data.subarray(start, end)) would, without making
+   * the view: writers call it per block, most blocks are tens of bytes, and those are copied by a
+   * loop (TypedArray#set on a view costs more than the copy there).
+   */
+  writeRange(data: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (n > SMALL_COPY_BYTES || n > this.#buf.length - this.#used) {
+      this.write(data.subarray(start, end));
+      return;
+    }
+    const buf = this.#buf;
+    let at = this.#used;
+    for (let i = start; i < end; i++) buf[at++] = data[i]!;
+    this.#used = at;
+    this.size += n;
   }
 
   flush(): void {

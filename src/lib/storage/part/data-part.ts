@@ -136,8 +136,9 @@ export class DataPart {
   #aheadReader(minWindow: number, maxWindow: number): BlockReader {
     const ts = new ReadAhead(this.#tsFd, minWindow, maxWindow);
     const vals = new ReadAhead(this.#valFd, minWindow, maxWindow);
-    return (h, j, outTs, outVals, off, minTs) =>
-      this.#decodeBlock(h, j, outTs, outVals, off, (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what), minTs);
+    // One source for every block (merges call this per block: no closure each time).
+    const source: ByteSource = (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what);
+    return (h, j, outTs, outVals, off, minTs) => this.#decodeBlock(h, j, outTs, outVals, off, source, minTs);
   }
 
   #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: ByteSource, minTs = -Infinity): number {

@@ -71,12 +71,11 @@ export class PartWriter {
     const minTs = ts[start]!;
     const maxTs = ts[end - 1]!;
     if (this.#groupCount === 0) this.#groupFirstId = id;
-    writeBlockHeader(this.#group, {
-      seriesId: id, minTs, maxTs, tsOffset: this.#ts.size, valOffset: this.#vals.size, rows: end - start,
-      tsSize: this.#tsBuf.pos, valSize: this.#valBuf.pos, tsEnc, valEnc,
-    });
-    this.#ts.write(this.#tsBuf.bytes());
-    this.#vals.write(this.#valBuf.bytes());
+    writeBlockHeader(this.#group, id, minTs, maxTs, this.#ts.size, this.#vals.size, end - start, this.#tsBuf.pos, this.#valBuf.pos, tsEnc, valEnc);
+    // The writers' buffers are copied by range: a view per stream and block (bytes()) was most
+    // of the rest of a flush's allocation.
+    this.#ts.writeRange(this.#tsBuf.buf, 0, this.#tsBuf.pos);
+    this.#vals.writeRange(this.#valBuf.buf, 0, this.#valBuf.pos);
     this.#groupCount++;
     this.#groupLastId = id;
     this.#groupMinTs = Math.min(this.#groupMinTs, minTs);

@@ -7,6 +7,23 @@ import { BufferPool } from './buffers.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker threads started, by reason: first (of a slot, or after idling), replaced (the previous one died)', ['reason']);
+/**
+ * WORKER_IDLE_MS: the first wait before an idle worker exits. Short, because an idle worker keeps
+ * ~20 MiB of isolate and the heap it grew (an idle thread never collects it), and the phases that
+ * follow queries (an export, a merge) set the process's peak; a start costs ~0.1–0.2 CPU-s.
+ */
+export const WORKER_IDLE_MS = 1_000;
+
+/** MAX_WORKER_IDLE_MS bounds the wait after it was doubled (QueryPoolOptions.idleMs). */
+export const MAX_WORKER_IDLE_MS = 60_000;
+
+/**
+ * WORKER_LIMITS: a worker's V8 heap. It keeps nothing between batches but a decoder's scratch (its
+ * batches and results are ArrayBuffers outside the heap) and allocates a few small objects per
+ * series, so a 4 MiB young generation (the process's --max-semi-space-size=4 gives 12) is enough.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
 const tasksFailed = counter('tsdb_query_worker_deaths_total', 'Query worker threads that died while evaluating (the query failed; the worker was replaced)', []);
 
 /** QueryPoolOptions configure a QueryPool. */
@@ -15,8 +32,14 @@ export interface QueryPoolOptions {
   readonly size: number;
   /** maxQueued: batches waiting for a worker at most; run() waits for room beyond it. */
   readonly maxQueued: number;
-  /** idleMs: a worker without work for this long exits (its memory goes back); default 10 s. */
+  /**
+   * idleMs: a worker without work for this long exits (its memory goes back); default
+   * WORKER_IDLE_MS. When work comes back sooner than that after an exit, the wait doubles, up to
+   * MAX_WORKER_IDLE_MS, so a steady trickle of queries does not restart a worker per query.
+   */
   readonly idleMs?: number;
+  /** bufferIdleMs: free batch and result buffers are dropped after this long unused; default WORKER_IDLE_MS. */
+  readonly bufferIdleMs?: number;
   /** workerUrl is the worker's entry module (tests point it elsewhere). */
   readonly workerUrl?: URL;
   /** bufferBytes: batch and result memory kept for reuse at most (buffers.ts); default 16 MiB per worker. */
@@ -64,17 +87,26 @@ export class QueryPool {
   readonly #roomWaiters: (() => void)[] = [];
   #nextId = 1;
   #closed = false;
+  #idleMs: number;
+  /** retiredAt: when an idle worker last exited (performance.now()); -Infinity before. */
+  #retiredAt = -Infinity;
 
   constructor(o: QueryPoolOptions) {
     if (!(Number.isInteger(o.size) && o.size >= 1)) throw new RangeError(`a query pool needs at least one worker; got ${o.size}`);
     if (!(Number.isInteger(o.maxQueued) && o.maxQueued >= 1)) throw new RangeError(`a query pool needs room for at least one queued batch; got ${o.maxQueued}`);
     this.#o = o;
-    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 16 * 1024 * 1024, idleMs: o.idleMs ?? 10_000 });
+    this.#idleMs = o.idleMs ?? WORKER_IDLE_MS;
+    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 16 * 1024 * 1024, idleMs: o.bufferIdleMs ?? WORKER_IDLE_MS });
     this.#slots = Array.from({ length: o.size }, (_, index) => ({ index, worker: undefined, task: undefined, idle: undefined, error: undefined, died: false }));
   }
 
   get size(): number {
     return this.#o.size;
+  }
+
+  /** idleMs: the current wait before an idle worker exits. */
+  get idleMs(): number {
+    return this.#idleMs;
   }
 
   /** running: worker threads alive now. */
@@ -141,7 +173,8 @@ export class QueryPool {
   }
 
   #start(slot: Slot): Worker {
-    const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url));
+    if (performance.now() - this.#retiredAt < this.#idleMs) this.#idleMs = Math.min(2 * this.#idleMs, MAX_WORKER_IDLE_MS);
+    const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url), { resourceLimits: WORKER_LIMITS });
     // The pool never keeps the process alive: queries waiting on it belong to servers that do.
     w.unref();
     workersStarted.inc({ reason: slot.died ? 'replaced' : 'first' });
@@ -187,8 +220,9 @@ export class QueryPool {
       if (w === undefined || slot.task !== undefined) return;
       slot.worker = undefined;
       slot.died = false;
+      this.#retiredAt = performance.now();
       void w.terminate();
-    }, this.#o.idleMs ?? 10_000);
+    }, this.#idleMs);
     slot.idle.unref();
   }
 }

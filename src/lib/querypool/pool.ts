@@ -42,7 +42,10 @@ export interface QueryPoolOptions {
   readonly bufferIdleMs?: number;
   /** workerUrl is the worker's entry module (tests point it elsewhere). */
   readonly workerUrl?: URL;
-  /** bufferBytes: batch and result memory kept for reuse at most (buffers.ts); default 16 MiB per worker. */
+  /**
+   * bufferBytes: free batch and result memory kept for reuse at most (buffers.ts); default 8 MiB
+   * per worker, about what four queries' windows of batches (offload.ts) keep in circulation.
+   */
   readonly bufferBytes?: number;
 }
 
@@ -96,7 +99,7 @@ export class QueryPool {
     if (!(Number.isInteger(o.maxQueued) && o.maxQueued >= 1)) throw new RangeError(`a query pool needs room for at least one queued batch; got ${o.maxQueued}`);
     this.#o = o;
     this.#idleMs = o.idleMs ?? WORKER_IDLE_MS;
-    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 16 * 1024 * 1024, idleMs: o.bufferIdleMs ?? WORKER_IDLE_MS });
+    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 8 * 1024 * 1024, idleMs: o.bufferIdleMs ?? WORKER_IDLE_MS });
     this.#slots = Array.from({ length: o.size }, (_, index) => ({ index, worker: undefined, task: undefined, idle: undefined, error: undefined, died: false }));
   }
 
@@ -107,6 +110,17 @@ export class QueryPool {
   /** idleMs: the current wait before an idle worker exits. */
   get idleMs(): number {
     return this.#idleMs;
+  }
+
+  /**
+   * saturated: every worker has a batch and at least as many more wait in the queue, so a batch
+   * run() takes now would wait for a whole batch's evaluation before a worker starts it. The
+   * offload then evaluates it on the calling thread instead (offload.ts, "caller runs").
+   */
+  get saturated(): boolean {
+    let busy = 0;
+    for (const s of this.#slots) if (s.task !== undefined) busy++;
+    return busy === this.#slots.length && this.#queue.length >= this.#slots.length;
   }
 
   /** running: worker threads alive now. */

@@ -14,8 +14,14 @@ const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker
  */
 export const WORKER_IDLE_MS = 1_000;
 
-/** MAX_WORKER_IDLE_MS bounds the wait after it was doubled (QueryPoolOptions.idleMs). */
-export const MAX_WORKER_IDLE_MS = 60_000;
+/**
+ * MAX_WORKER_IDLE_MS bounds the wait after it was doubled (QueryPoolOptions.idleMs). 4 s, not
+ * 60: in the bench's query phase the worker restarted 4–5 times, so by its end the wait had
+ * doubled to 16 s and the idle worker (~20 MiB) was still there through the export that followed
+ * (VmHWM of the export 25 MiB over the pool off). A restart costs ~0.1–0.2 CPU-s with the compile
+ * cache warm, so at most one per ~5 s of a trickle costs a few percent of a core.
+ */
+export const MAX_WORKER_IDLE_MS = 4_000;
 
 /**
  * WORKER_LIMITS: a worker's V8 heap. It keeps nothing between batches but a decoder's scratch (its

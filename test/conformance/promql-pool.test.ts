@@ -7,10 +7,12 @@ import type { FileReport } from './runner.ts';
 const failures = (reports: readonly FileReport[]): string[] => reports.flatMap((r) => r.failures.map((f) => `${r.file}:${f.line} ${f.message}`));
 
 // The conformance corpus again with rollups evaluated on query workers (-search.queryWorkers):
-// every series is a batch of its own (batchWork 0) and every rollup is taken (minSteps 0), so every range-selector rollup of the corpus
-// crosses a thread, and the results must be exactly those of the engine's own loop.
-const pool = new QueryPool({ size: 2, maxQueued: 8 });
-const rollupOffload = new PoolRollupOffload(pool, { batchWork: 0, window: 3, minSteps: 0 });
+// every series is a batch of its own (batchWork 0) and every rollup is taken (minSteps 0); one
+// worker and a window of four batches, so a rollup's batches go to the worker while it has room
+// (one running, one queued) and are evaluated on the calling thread once it is saturated (caller
+// runs): the results of both, merged in series order, must be exactly those of the engine's own loop.
+const pool = new QueryPool({ size: 1, maxQueued: 8 });
+const rollupOffload = new PoolRollupOffload(pool, { batchWork: 0, window: 4, minSteps: 0 });
 afterAll(() => pool.close());
 
 describe('PromQL conformance with rollups on query workers', () => {

@@ -4,14 +4,14 @@ import { QUANTITY_PATTERN } from '../../api/common.ts';
 import { cpuQuantity, queryWorkersFlag } from './query-workers.ts';
 
 describe('queryWorkersFlag', () => {
-  it('gives one query worker per whole CPU of the limit, none under two, and leaves the flag out without a CPU limit', () => {
+  it('gives one query worker per whole CPU of the limit beyond the first, none under two, and leaves the flag out without a CPU limit', () => {
     expect(queryWorkersFlag(undefined)).toEqual({});
     expect(queryWorkersFlag({ requests: { cpu: '4' }, limits: { memory: '2Gi' } })).toEqual({});
     expect(queryWorkersFlag({ limits: { cpu: '500m' } })).toEqual({ 'search.queryWorkers': '0' });
     expect(queryWorkersFlag({ limits: { cpu: '1999m' } })).toEqual({ 'search.queryWorkers': '0' });
-    expect(queryWorkersFlag({ limits: { cpu: 2 } })).toEqual({ 'search.queryWorkers': '2' });
-    expect(queryWorkersFlag({ limits: { cpu: '3.5' } })).toEqual({ 'search.queryWorkers': '3' });
-    expect(queryWorkersFlag({ limits: { cpu: '8000m' } })).toEqual({ 'search.queryWorkers': '8' });
+    expect(queryWorkersFlag({ limits: { cpu: 2 } })).toEqual({ 'search.queryWorkers': '1' });
+    expect(queryWorkersFlag({ limits: { cpu: '3.5' } })).toEqual({ 'search.queryWorkers': '2' });
+    expect(queryWorkersFlag({ limits: { cpu: '8000m' } })).toEqual({ 'search.queryWorkers': '7' });
   });
 });
 

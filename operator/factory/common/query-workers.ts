@@ -3,8 +3,9 @@ import type { Resources } from '../../api/common.ts';
 
 /**
  * queryWorkersFlag sizes the query worker pool from the container's CPU limit: one worker per
- * whole CPU of the limit, none under two (a worker beside the event loop on one CPU only adds
- * thread hops) — the binary's own rule for -1 (src/lib/querypool/sizing.ts), stated in the Pod
+ * whole CPU of the limit beyond the first, which the event loop keeps (none under two: a worker
+ * beside the event loop on one CPU only adds thread hops; one with two) — the binary's own rule
+ * for -1 (src/lib/querypool/sizing.ts queryPoolSize, without its memory cap), stated in the Pod
  * spec so that it follows the limit the operator set rather than what the runtime can read of
  * the cgroup. Without a CPU limit the flag is left to the binary. extraArgs still override it.
  */
@@ -12,7 +13,7 @@ export function queryWorkersFlag(resources: Resources | undefined): Record<strin
   const limit = resources?.limits?.['cpu'];
   if (limit === undefined) return {};
   const cpus = Math.floor(cpuQuantity(limit));
-  return { 'search.queryWorkers': String(cpus >= 2 ? cpus : 0) };
+  return { 'search.queryWorkers': String(cpus >= 2 ? cpus - 1 : 0) };
 }
 
 // A Kubernetes quantity (the CRD's QUANTITY_PATTERN): a decimal number with a binary (Ki…Ei) or

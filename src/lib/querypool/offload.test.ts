@@ -13,6 +13,19 @@ afterAll(() => pool.close());
 const pooled = new PoolRollupOffload(pool, { batchWork: 1, window: 2, minSteps: 0 });
 // One batch for the whole selection: the in-line path of the same unit.
 const inline = new PoolRollupOffload(pool, { batchWork: Number.MAX_SAFE_INTEGER, minSteps: 0 });
+// One worker, batches of one series, the default window: once the worker has a batch running and
+// one queued, the query evaluates the next ones itself (caller runs), so a selection is split
+// between the thread and the worker.
+class CountingPool extends QueryPool {
+  runs = 0;
+  override run(...args: Parameters<QueryPool['run']>): ReturnType<QueryPool['run']> {
+    this.runs++;
+    return super.run(...args);
+  }
+}
+const pool1 = new CountingPool({ size: 1, maxQueued: 4 });
+afterAll(() => pool1.close());
+const mixed = new PoolRollupOffload(pool1, { batchWork: 1, minSteps: 0 });
 
 const MIN = 60_000;
 
@@ -85,6 +98,7 @@ describe('rollups on query workers', () => {
         const alone = await run(undefined);
         expect(await run(pooled)).toEqual(alone);
         expect(await run(inline)).toEqual(alone);
+        expect(await run(mixed)).toEqual(alone);
         const at = (o: RollupOffload | undefined) => outcome(() => instant(db, `sum by (job) (${expr})`, end, opts(o)));
         expect(await at(pooled)).toEqual(await at(undefined));
       }),
@@ -92,11 +106,27 @@ describe('rollups on query workers', () => {
     );
   });
 
+  it('evaluates batches on the calling thread while the pool is saturated, in series order', async () => {
+    const db = new MemorySearcher();
+    for (let k = 0; k < 40; k++) for (let i = 0; i < 90; i++) db.add(DEFAULT_TENANT, [{ name: '__name__', value: 'm' }, { name: 'k', value: String(k).padStart(2, '0') }], i * MIN, i * (k + 1));
+    const q = 'rate(m[5m])';
+    const before = pool1.runs;
+    const got = await range(db, q, 0, 80 * MIN, MIN, opts(mixed));
+    const pooledBatches = pool1.runs - before;
+    expect(got).toEqual(await range(db, q, 0, 80 * MIN, MIN, opts(undefined)));
+    // 40 batches of one series: some went to the worker, the others ran here.
+    expect(pooledBatches).toBeGreaterThan(0);
+    expect(pooledBatches).toBeLessThan(40);
+  });
+
   it('keeps -search.maxSamplesPerQuery and the fetch statistics', async () => {
     const db = new MemorySearcher();
     for (let k = 0; k < 20; k++) for (let i = 0; i < 30; i++) db.add(DEFAULT_TENANT, [{ name: '__name__', value: 'm' }, { name: 'k', value: String(k) }], i * MIN, i);
     const run = (o: RollupOffload | undefined, maxSamples: number) => outcome(() => range(db, 'rate(m[5m])', 0, 30 * MIN, MIN, opts(o, { maxSamples })));
-    for (const max of [0, 100, 599, 600]) expect(await run(pooled, max)).toEqual(await run(undefined, max));
+    for (const max of [0, 100, 599, 600]) {
+      expect(await run(pooled, max)).toEqual(await run(undefined, max));
+      expect(await run(mixed, max)).toEqual(await run(undefined, max));
+    }
     expect(await run(pooled, 100)).toMatch(/-search.maxSamplesPerQuery/);
   });
 
@@ -162,6 +192,7 @@ describe('rollups on query workers over the storage engine (stored blocks)', () 
         const alone = await run(undefined);
         expect(await run(pooled), q).toEqual(alone);
         expect(await run(inline), q).toEqual(alone);
+        expect(await run(mixed), q).toEqual(alone);
       }
     } finally {
       await s.close();

@@ -14,13 +14,16 @@ import type { QueryPool } from './pool.ts';
 
 /**
  * BATCH_WORK: the estimated work (BatchBuilder.work: stored bytes plus steps) of one batch, about
- * 90 series of 1,440 samples evaluated over 1,440 steps, 15–25 ms of CPU in-line. Measured on the
- * S workload (node_cpu_seconds_total, rate over 1,440 steps): a worker round trip added 0.3 ms to
- * a one-series batch (0.8 ms in-line) and was lost in the noise from 4 series up, so a batch this
- * size pays for its hop many times over while a query over a few hundred series still spreads
- * over the workers. A selection below it is evaluated in-line (docs/DECISIONS.md, "Query workers").
+ * 45 series of 1,440 samples evaluated over 1,440 steps, 8–12 ms of CPU in-line, ~0.6 MiB of
+ * results. Measured on the S workload (node_cpu_seconds_total, rate over 1,440 steps): a worker
+ * round trip added 0.3 ms to a one-series batch (0.8 ms in-line) and was lost in the noise from 4
+ * series up, so a batch this size pays for its hop many times over while a query over a few
+ * hundred series still spreads over the workers. Half the earlier 256 K: every query holds up to
+ * `window` batches and results, and with 4 clients those (1.5 MiB a batch) were much of what the
+ * pool added to the peak RSS. A selection below it is evaluated in-line (docs/DECISIONS.md,
+ * "Query workers").
  */
-export const BATCH_WORK = 256 * 1024;
+export const BATCH_WORK = 128 * 1024;
 
 /**
  * MIN_STEPS: the steps per series (grid points × variants) a rollup needs to be worth the pool.
@@ -39,8 +42,14 @@ export interface OffloadOptions {
   readonly batchWork?: number;
   /** minSteps: see MIN_STEPS; 0 takes every rollup. */
   readonly minSteps?: number;
-  /** window: batches one query keeps in flight at most; default twice the pool size. */
+  /**
+   * window: batches one query keeps in flight or evaluated ahead at most; default twice the pool
+   * size plus one, so a query can fill the pool (one batch running and one queued per worker) and
+   * still evaluate a batch in-line (callerRuns) before it must wait for the oldest.
+   */
   readonly window?: number;
+  /** callerRuns: evaluate a batch in-line when the pool is saturated (QueryPool.saturated); default true. */
+  readonly callerRuns?: boolean;
 }
 
 /** PoolRollupOffload evaluates the engine's rollups over range selectors on a QueryPool. */
@@ -49,13 +58,15 @@ export class PoolRollupOffload implements RollupOffload {
   readonly #batchWork: number;
   readonly #minSteps: number;
   readonly #window: number;
+  readonly #callerRuns: boolean;
   readonly #dec = newDecoder();
 
   constructor(pool: QueryPool, o: OffloadOptions = {}) {
     this.pool = pool;
     this.#batchWork = o.batchWork ?? BATCH_WORK;
     this.#minSteps = o.minSteps ?? MIN_STEPS;
-    this.#window = o.window ?? 2 * pool.size;
+    this.#window = o.window ?? 2 * pool.size + 1;
+    this.#callerRuns = o.callerRuns ?? true;
   }
 
   accepts(spec: RollupSpec): boolean {
@@ -71,7 +82,11 @@ export class PoolRollupOffload implements RollupOffload {
       builder.add(s);
       if (builder.work < this.#batchWork) continue;
       pooled = true;
-      pending.push(this.#dispatch(builder.take(buffers), spec, signal));
+      // Caller runs: with every worker busy and as many batches queued, this thread evaluates the
+      // batch itself rather than wait, so a query uses the event loop's core and the workers' (one
+      // worker on two CPUs still halves a rollup), and no more batches are held in memory.
+      const b = builder.take(buffers);
+      pending.push(this.#callerRuns && this.pool.saturated ? Promise.resolve(this.#inline(b, spec)) : this.#dispatch(b, spec, signal));
       if (pending.length >= this.#window) yield* this.#lend(await pending.shift()!);
     }
     if (builder.count > 0) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RollupSpec } from '../query/index.ts';
 import { SeriesBlocksWriter } from '../storage/series-blocks.ts';
 import { BatchBuilder, evalBatch, newDecoder, type BlockBatch } from './batch.ts';
@@ -87,14 +87,24 @@ describe('QueryPool', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(pool.running).toBe(0);
     expect((await pool.run(spec('sum_over_time'), batch(1), never)).values[0]).toBe(15);
+    expect(pool.idleMs).toBe(20);
+  });
+
+  it('waits twice as long before the next exit when work came back sooner than the wait', async () => {
+    const pool = newPool({ idleMs: 200 });
+    await pool.run(spec('sum_over_time'), batch(1), never);
+    await vi.waitFor(() => expect(pool.running).toBe(0), { timeout: 2_000, interval: 5 });
+    await pool.run(spec('sum_over_time'), batch(1), never);
+    expect(pool.idleMs).toBe(400);
   });
 });
 
 describe('queryPoolSize', () => {
-  it('takes an explicit size, else one worker per CPU within the memory share', () => {
+  it('takes an explicit size, else one worker per CPU beyond the first within the memory share', () => {
     expect(queryPoolSize({ requested: 0, cpus: 8, budgetBytes: 1e12 })).toBe(0);
     expect(queryPoolSize({ requested: 3, cpus: 1, budgetBytes: 0 })).toBe(3);
-    expect(queryPoolSize({ requested: -1, cpus: 8, budgetBytes: 1e12 })).toBe(8);
+    expect(queryPoolSize({ requested: -1, cpus: 8, budgetBytes: 1e12 })).toBe(7);
+    expect(queryPoolSize({ requested: -1, cpus: 2, budgetBytes: 1e12 })).toBe(1);
     expect(queryPoolSize({ requested: -1, cpus: 8, budgetBytes: 3 * WORKER_BYTES + 1 })).toBe(3);
     expect(queryPoolSize({ requested: -1, cpus: 1, budgetBytes: 1e12 })).toBe(0);
     expect(() => queryPoolSize({ requested: -2, cpus: 8, budgetBytes: 1e12 })).toThrow(/-search.queryWorkers/);

@@ -7,6 +7,29 @@ import { BufferPool } from './buffers.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker threads started, by reason: first (of a slot, or after idling), replaced (the previous one died)', ['reason']);
+/**
+ * WORKER_IDLE_MS: the first wait before an idle worker exits. Short, because an idle worker keeps
+ * ~20 MiB of isolate and the heap it grew (an idle thread never collects it), and the phases that
+ * follow queries (an export, a merge) set the process's peak; a start costs ~0.1–0.2 CPU-s.
+ */
+export const WORKER_IDLE_MS = 1_000;
+
+/**
+ * MAX_WORKER_IDLE_MS bounds the wait after it was doubled (QueryPoolOptions.idleMs). 4 s, not
+ * 60: in the bench's query phase the worker restarted 4–5 times, so by its end the wait had
+ * doubled to 16 s and the idle worker (~20 MiB) was still there through the export that followed
+ * (VmHWM of the export 25 MiB over the pool off). A restart costs ~0.1–0.2 CPU-s with the compile
+ * cache warm, so at most one per ~5 s of a trickle costs a few percent of a core.
+ */
+export const MAX_WORKER_IDLE_MS = 4_000;
+
+/**
+ * WORKER_LIMITS: a worker's V8 heap. It keeps nothing between batches but a decoder's scratch (its
+ * batches and results are ArrayBuffers outside the heap) and allocates a few small objects per
+ * series, so a 4 MiB young generation (the process's --max-semi-space-size=4 gives 12) is enough.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
 const tasksFailed = counter('tsdb_query_worker_deaths_total', 'Query worker threads that died while evaluating (the query failed; the worker was replaced)', []);
 
 /** QueryPoolOptions configure a QueryPool. */
@@ -15,11 +38,20 @@ export interface QueryPoolOptions {
   readonly size: number;
   /** maxQueued: batches waiting for a worker at most; run() waits for room beyond it. */
   readonly maxQueued: number;
-  /** idleMs: a worker without work for this long exits (its memory goes back); default 10 s. */
+  /**
+   * idleMs: a worker without work for this long exits (its memory goes back); default
+   * WORKER_IDLE_MS. When work comes back sooner than that after an exit, the wait doubles, up to
+   * MAX_WORKER_IDLE_MS, so a steady trickle of queries does not restart a worker per query.
+   */
   readonly idleMs?: number;
+  /** bufferIdleMs: free batch and result buffers are dropped after this long unused; default WORKER_IDLE_MS. */
+  readonly bufferIdleMs?: number;
   /** workerUrl is the worker's entry module (tests point it elsewhere). */
   readonly workerUrl?: URL;
-  /** bufferBytes: batch and result memory kept for reuse at most (buffers.ts); default 16 MiB per worker. */
+  /**
+   * bufferBytes: free batch and result memory kept for reuse at most (buffers.ts); default 8 MiB
+   * per worker, about what four queries' windows of batches (offload.ts) keep in circulation.
+   */
   readonly bufferBytes?: number;
 }
 
@@ -64,17 +96,37 @@ export class QueryPool {
   readonly #roomWaiters: (() => void)[] = [];
   #nextId = 1;
   #closed = false;
+  #idleMs: number;
+  /** retiredAt: when an idle worker last exited (performance.now()); -Infinity before. */
+  #retiredAt = -Infinity;
 
   constructor(o: QueryPoolOptions) {
     if (!(Number.isInteger(o.size) && o.size >= 1)) throw new RangeError(`a query pool needs at least one worker; got ${o.size}`);
     if (!(Number.isInteger(o.maxQueued) && o.maxQueued >= 1)) throw new RangeError(`a query pool needs room for at least one queued batch; got ${o.maxQueued}`);
     this.#o = o;
-    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 16 * 1024 * 1024, idleMs: o.idleMs ?? 10_000 });
+    this.#idleMs = o.idleMs ?? WORKER_IDLE_MS;
+    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 8 * 1024 * 1024, idleMs: o.bufferIdleMs ?? WORKER_IDLE_MS });
     this.#slots = Array.from({ length: o.size }, (_, index) => ({ index, worker: undefined, task: undefined, idle: undefined, error: undefined, died: false }));
   }
 
   get size(): number {
     return this.#o.size;
+  }
+
+  /** idleMs: the current wait before an idle worker exits. */
+  get idleMs(): number {
+    return this.#idleMs;
+  }
+
+  /**
+   * saturated: every worker has a batch and at least as many more wait in the queue, so a batch
+   * run() takes now would wait for a whole batch's evaluation before a worker starts it. The
+   * offload then evaluates it on the calling thread instead (offload.ts, "caller runs").
+   */
+  get saturated(): boolean {
+    let busy = 0;
+    for (const s of this.#slots) if (s.task !== undefined) busy++;
+    return busy === this.#slots.length && this.#queue.length >= this.#slots.length;
   }
 
   /** running: worker threads alive now. */
@@ -141,7 +193,8 @@ export class QueryPool {
   }
 
   #start(slot: Slot): Worker {
-    const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url));
+    if (performance.now() - this.#retiredAt < this.#idleMs) this.#idleMs = Math.min(2 * this.#idleMs, MAX_WORKER_IDLE_MS);
+    const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url), { resourceLimits: WORKER_LIMITS });
     // The pool never keeps the process alive: queries waiting on it belong to servers that do.
     w.unref();
     workersStarted.inc({ reason: slot.died ? 'replaced' : 'first' });
@@ -187,8 +240,9 @@ export class QueryPool {
       if (w === undefined || slot.task !== undefined) return;
       slot.worker = undefined;
       slot.died = false;
+      this.#retiredAt = performance.now();
       void w.terminate();
-    }, this.#o.idleMs ?? 10_000);
+    }, this.#idleMs);
     slot.idle.unref();
   }
 }

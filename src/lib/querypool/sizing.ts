@@ -16,9 +16,10 @@ export interface PoolSizeOptions {
 }
 
 /**
- * queryPoolSize returns the number of query workers, 0 for none. Auto (-1) gives one per CPU when
- * there are at least two (with one, workers only add thread hops to the same core), at most what
- * the memory share holds at WORKER_BYTES each. An explicit N is taken as is.
+ * queryPoolSize returns the number of query workers, 0 for none. Auto (-1) gives one per CPU
+ * beyond the first, which the event loop keeps busy (it searches, aggregates and writes every
+ * answer): none with one CPU (workers only add thread hops to the same core), one on two, at most
+ * what the memory share holds at WORKER_BYTES each. An explicit N is taken as is.
  */
 export function queryPoolSize(o: PoolSizeOptions): number {
   if (!Number.isInteger(o.requested) || o.requested < -1) {
@@ -26,5 +27,5 @@ export function queryPoolSize(o: PoolSizeOptions): number {
   }
   if (o.requested >= 0) return o.requested;
   if (o.cpus < 2) return 0;
-  return Math.max(0, Math.min(o.cpus, Math.floor(o.budgetBytes / WORKER_BYTES)));
+  return Math.max(0, Math.min(o.cpus - 1, Math.floor(o.budgetBytes / WORKER_BYTES)));
 }

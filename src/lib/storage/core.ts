@@ -8,6 +8,7 @@ import type { BlockHeaders } from './part/part-format.ts';
 import { Partition, type PartitionOptions } from './partition.ts';
 import { BufferMemory, BufferPool, RawBuffer } from './buffer/raw-buffer.ts';
 import { CacheGroup } from './series-cache.ts';
+import { LabelPairs } from './label-pairs.ts';
 import { DeletedSeries, TenantState } from './tenant-state.ts';
 import type { Wal } from './wal/wal.ts';
 
@@ -46,6 +47,9 @@ const CACHE_SHARES = { series: 0.45, labels: 0.15, indexBlocks: 0.25, headers: 0
 // count in the process's resident memory: at most 16 MiB (~5,600 blocks of 1,440 samples; the
 // bench's ten instant queries keep 3,706 blocks, 8.5 MB).
 const VALUES_CACHE_MAX_BYTES = 16 * 2 ** 20;
+// The label cache's arrays share their {name, value} pairs through a table of its own, bounded by
+// this fraction of the labels share (docs/DECISIONS.md, "Shared label pairs of the label cache").
+const LABEL_PAIRS_OF_LABELS = 1 / 8;
 
 /**
  * StorageCore is the shared state of an open storage. The modules of the engine (write path,
@@ -62,6 +66,8 @@ export class StorageCore {
   readonly counters = new Counters();
   readonly seriesCache: CacheGroup;
   readonly labelsCache: LruCache<Labels, number>;
+  /** labelPairs decodes the label cache's entries, sharing equal pairs between series. */
+  readonly labelPairs: LabelPairs;
   readonly indexCache: LruCache<string[]>;
   readonly headersCache: LruCache<BlockHeaders>;
   readonly valuesCache: LruCache<Uint8Array>;
@@ -83,6 +89,7 @@ export class StorageCore {
     this.headersCache = caches.headersCache;
     this.seriesCache = new CacheGroup(opts.cacheBytes * CACHE_SHARES.series);
     this.labelsCache = new LruCache(opts.cacheBytes * CACHE_SHARES.labels);
+    this.labelPairs = new LabelPairs(opts.cacheBytes * CACHE_SHARES.labels * LABEL_PAIRS_OF_LABELS);
     this.valuesCache = new LruCache(Math.min(opts.cacheBytes * CACHE_SHARES.values, VALUES_CACHE_MAX_BYTES));
     this.partitionOptions = { cache: caches.headersCache, valuesCache: this.valuesCache, logger: opts.logger, mergePolicy: opts.mergePolicy };
     this.bufferPool = new BufferPool(opts.maxBufferedRows);

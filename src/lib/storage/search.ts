@@ -6,7 +6,7 @@ import { SeriesBlockCursor, type DataPart } from './part/data-part.ts';
 import { finishSeries } from './part/block-decode.ts';
 import { labelNamesOfDays, labelValuesOfDays, tsdbStatusOfDay } from './index/index-labels.ts';
 import { type IndexQuery, searchIds } from './index/index-search.ts';
-import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, decodeLabelsKey, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
+import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
 import { type CompiledMatcher, compileMatcher } from '../storageapi/matchers.ts';
 import { dayRange } from './retention.ts';
 import { SeriesScratch } from './part/series-scratch.ts';
@@ -49,8 +49,9 @@ export function labelsOfSeries(core: StorageCore, tenant: string, id: number): L
   if (hit) return hit;
   const lk = core.index.labelsOf(tenant, id);
   if (lk === undefined) return undefined;
-  const labels = Object.freeze(decodeLabelsKey(lk, 0).map((l) => Object.freeze(l)));
-  core.labelsCache.set(id, labels, lk.length * 2 + labels.length * 64 + 64);
+  const labels = core.labelPairs.decode(lk);
+  // The array and the cache's entry; its pairs are shared and counted by core.labelPairs.
+  core.labelsCache.set(id, labels, labels.length * 4 + 96);
   return labels;
 }
 

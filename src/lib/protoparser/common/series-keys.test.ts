@@ -39,7 +39,20 @@ describe('SeriesKeyDictionary', () => {
     chunk.fill(0);
     const kept = d.keyBytes(k)!;
     expect(Buffer.from(kept).toString()).toBe('up{job="x"}');
-    expect(kept.buffer.byteLength).toBe(11);
+    expect(kept.length).toBe(11);
+    expect(kept.buffer).not.toBe(chunk.buffer);
+  });
+
+  it('keeps the bytes of every key intact across slabs, a key longer than a slab included', () => {
+    const d = new SeriesKeyDictionary(Number.MAX_SAFE_INTEGER);
+    const texts = Array.from({ length: 2000 }, (_, i) => (i === 700 ? `long{v="${'y'.repeat(70_000)}"}` : `m_${i}{job="${'x'.repeat(i % 97)}"}`));
+    for (const t of texts) d.addBytes(t, Buffer.from(t, 'latin1'), d.add(t, L('__name__', t.slice(0, t.indexOf('{')))));
+    texts.forEach((t, k) => {
+      const b = Buffer.from(t, 'latin1');
+      expect(Buffer.from(d.keyBytes(k)!).toString('latin1')).toBe(t);
+      expect(d.bytesAt(k, b, new DataView(b.buffer, b.byteOffset, b.byteLength), 0)).toBe(true);
+      expect(d.getBytes(t)).toBe(k);
+    });
   });
 
   it('starts a new table in trim() only when over budget', () => {

@@ -19,6 +19,8 @@ export class SeriesKeyTable {
 
 // Bytes of one entry besides its strings: Map slot, two array slots, label objects and arrays.
 const ENTRY_OVERHEAD = 164;
+// Key bytes are copied into slabs of this size (a longer key gets a slab of its own).
+const SLAB_BYTES = 64 * 1024;
 
 /**
  * SeriesKeyDictionary assigns dense numbers to key texts, in one SeriesKeyTable at a time. Memory
@@ -33,9 +35,15 @@ export class SeriesKeyDictionary {
   // Byte-level parsers look keys up by their raw bytes, as a latin1 string (one char per byte).
   // A separate map: a byte string could spell another key's text.
   #byBytes = new Map<string, number>();
+  // Key bytes are views into shared slabs: an ArrayBuffer, its backing store and a DataView of
+  // each key cost ~200 bytes of objects besides the ~90 bytes of the key itself.
   #keyBytes: (Uint8Array | undefined)[] = [];
-  // A DataView of each #keyBytes entry, for bytesAt's four-bytes-at-a-time comparison.
+  // The DataView of each #keyBytes entry's slab, for bytesAt's four-bytes-at-a-time comparison
+  // (at the entry's byteOffset).
   #keyViews: (DataView | undefined)[] = [];
+  #slab = new Uint8Array(0);
+  #slabView = new DataView(this.#slab.buffer);
+  #slabUsed = 0;
   #names = new Map<string, string>();
   #bytes = 0;
   #table = new SeriesKeyTable();
@@ -93,8 +101,9 @@ export class SeriesKeyDictionary {
     if (len < 0) len = kb.length;
     if (!(len <= kb.length && at >= 0 && at + len <= b.length)) return false;
     const kv = this.#keyViews[k]!;
+    const base = kb.byteOffset;
     let j = len - 4;
-    for (; j >= 0; j -= 4) if (bv.getInt32(at + j, true) !== kv.getInt32(j, true)) return false;
+    for (; j >= 0; j -= 4) if (bv.getInt32(at + j, true) !== kv.getInt32(base + j, true)) return false;
     for (j += 3; j >= 0; j--) if (b[at + j] !== kb[j]) return false;
     return true;
   }
@@ -104,20 +113,36 @@ export class SeriesKeyDictionary {
    * copied) are key k of the current table: its UTF-8 decoding must be the key's text.
    */
   addBytes(latin1: string, bytes: Uint8Array, k: number): void {
-    if (!(k >= 0 && k < this.#table.labels.length)) throw new RangeError(`cannot record bytes of key ${k}: the table has ${this.#table.labels.length} keys`);
-    this.#byBytes.set(ownString(latin1), k);
+    const t = this.#table;
+    if (!(k >= 0 && k < t.labels.length)) throw new RangeError(`cannot record bytes of key ${k}: the table has ${t.labels.length} keys`);
+    // An ASCII key's latin1 text is its text: one string serves both maps.
+    const raw = t.rawKeys[k]!;
+    this.#byBytes.set(raw === latin1 ? raw : ownString(latin1), k);
     while (this.#keyBytes.length < k) {
       this.#keyBytes.push(undefined);
       this.#keyViews.push(undefined);
     }
-    // new Uint8Array copies; Buffer#slice would return a view that keeps the whole request chunk alive.
+    // Copied into the slab; Buffer#slice would return a view that keeps the whole request chunk alive.
     if (this.#keyBytes[k] === undefined) {
-      const own = new Uint8Array(bytes);
-      this.#keyBytes[k] = own;
-      this.#keyViews[k] = new DataView(own.buffer);
+      this.#keyBytes[k] = this.#copyToSlab(bytes);
+      this.#keyViews[k] = this.#slabView;
       this.#bytes += 64;
     }
-    this.#bytes += 3 * bytes.length + 48;
+    this.#bytes += (raw === latin1 ? 1 : 3) * bytes.length + 48;
+  }
+
+  // copyToSlab returns a copy of bytes in the current slab, starting a new slab when it is full.
+  #copyToSlab(bytes: Uint8Array): Uint8Array {
+    const n = bytes.length;
+    if (this.#slabUsed + n > this.#slab.length) {
+      this.#slab = new Uint8Array(Math.max(SLAB_BYTES, n));
+      this.#slabView = new DataView(this.#slab.buffer);
+      this.#slabUsed = 0;
+    }
+    const own = this.#slab.subarray(this.#slabUsed, this.#slabUsed + n);
+    own.set(bytes);
+    this.#slabUsed += n;
+    return own;
   }
 
   /** predict returns the key that followed key prev last time (see follow), or -1. */
@@ -182,6 +207,9 @@ export class SeriesKeyDictionary {
     this.#byBytes = new Map();
     this.#keyBytes = [];
     this.#keyViews = [];
+    this.#slab = new Uint8Array(0);
+    this.#slabView = new DataView(this.#slab.buffer);
+    this.#slabUsed = 0;
     this.#names = new Map();
     this.#bytes = 0;
     this.#table = new SeriesKeyTable();

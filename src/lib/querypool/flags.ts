@@ -6,11 +6,10 @@ import { PoolRollupOffload } from './offload.ts';
 import { QueryPool } from './pool.ts';
 import { QUERY_WORKERS_SHARE, queryPoolSize } from './sizing.ts';
 
-// On by default (-1: one worker per CPU beyond the event loop's, none on one CPU): the event loop
-// evaluates batches itself while the workers are saturated (offload.ts, caller runs), so a range
-// query over many series uses both cores of a two-CPU machine, and a worker exists only while
-// queries need it (pool.ts WORKER_IDLE_MS) (docs/DECISIONS.md "Query workers").
-const queryWorkers = intFlag('search.queryWorkers', -1, 'Worker threads that decode and evaluate the rollups of range selectors (rate(m[5m]), *_over_time, …) of queries over many series beside the event loop. -1: one per CPU beyond the first (none with one CPU, one with two), fewer if 10% of the memory budget (-memory.allowedBytes / -memory.allowedPercent) cannot hold 48MiB each; 0: off, queries are evaluated on the event loop only; N: N workers');
+// Off by default: in a quiet A/B on the 2-core bench machine it made the query set of a
+// force-merged store 5-9% faster but a store with several parts per series slower, and 4 clients
+// no faster (docs/DECISIONS.md "Query workers").
+const queryWorkers = intFlag('search.queryWorkers', 0, 'Worker threads that decode and evaluate the rollups of range selectors (rate(m[5m]), *_over_time, …) of queries over many series beside the event loop. 0: off, queries are evaluated on the event loop only; -1: one per CPU beyond the first (none with one CPU, one with two), fewer if 10% of the memory budget (-memory.allowedBytes / -memory.allowedPercent) cannot hold 48MiB each; N: N workers');
 
 /**
  * queryOffloadFromFlags builds the rollup offload of -search.queryWorkers (after flag parsing), or

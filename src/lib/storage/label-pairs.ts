@@ -1,6 +1,6 @@
 import type { Label, Labels } from '../storageapi/api.ts';
 import { CorruptDataError } from './common/errors.ts';
-import { decodeText } from './index/keys.ts';
+import { decodeText, textEnd } from './index/keys.ts';
 import { ownString } from './series-cache.ts';
 
 // Estimated heap bytes of one shared pair besides its texts: the Map slot, the frozen {name,
@@ -52,15 +52,15 @@ export class LabelPairs {
     out.length = 0;
     let pos = 0;
     while (pos < bin.length) {
-      // 0x00 only ever ends an encoded text (escapes use 0x01), so the pair ends at the second one.
-      const nameEnd = bin.indexOf('\x00', pos);
-      const pairEnd = nameEnd < 0 ? -1 : bin.indexOf('\x00', nameEnd + 1);
-      if (pairEnd < 0) throw new CorruptDataError(`cannot decode labels at ${pos}: ${nameEnd < 0 ? 'a name has no terminator' : 'a name has no value'}`);
-      const key = bin.slice(pos, pairEnd + 1);
+      // A pair is its encoded name and value, as they stand in bin: the table's key.
+      const nameEnd = textEnd(bin, pos);
+      if (nameEnd >= bin.length) throw new CorruptDataError(`cannot decode labels at ${pos}: a name has no value`);
+      const pairEnd = textEnd(bin, nameEnd);
+      const key = bin.slice(pos, pairEnd);
       let l = this.#pairs.get(key);
       if (l === undefined) l = this.#add(key);
       out.push(l);
-      pos = pairEnd + 1;
+      pos = pairEnd;
     }
     const labels = out.slice();
     out.length = 0;

@@ -79,12 +79,22 @@ export function encodeText(s: string): string {
 }
 
 /**
+ * textEnd returns the position after the terminator of the encoded text starting at pos, without
+ * decoding it (0x00 only ever ends an encoded text; escapes use 0x01). Throws CorruptDataError
+ * when the terminator is missing.
+ */
+export function textEnd(bin: string, pos: number): number {
+  const end = bin.indexOf('\x00', pos);
+  if (end < 0) throw new CorruptDataError(`cannot decode index text at ${pos}: no terminator`);
+  return end + 1;
+}
+
+/**
  * decodeText reads one encoded text starting at pos and returns [text, position after its
  * terminator]. Throws CorruptDataError when the terminator is missing or an escape is bad.
  */
 export function decodeText(bin: string, pos: number): [string, number] {
-  const end = bin.indexOf('\x00', pos);
-  if (end < 0) throw new CorruptDataError(`cannot decode index text at ${pos}: no terminator`);
+  const end = textEnd(bin, pos) - 1;
   const raw = bin.slice(pos, end);
   if (PLAIN.test(raw)) return [raw, end + 1];
   const bytes: number[] = [];

@@ -213,6 +213,7 @@ export function searchIds(q: IndexQuery, sets: readonly (readonly CompiledMatche
 }
 
 function withoutDeleted(q: IndexQuery, ids: Float64Array): Float64Array {
+  if (q.noneDeleted === true) return ids;
   let n = 0;
   const out = new Float64Array(ids.length);
   for (const id of ids) if (!q.isDeleted(id)) out[n++] = id;

@@ -35,18 +35,21 @@ describe('compileMatcher', () => {
     f('!~', '.+', true);
   });
 
-  it('lists literal values and literal heads for index lookups', () => {
-    const f = (type: LabelMatcher['type'], re: string, literals: string[] | undefined, prefix: string | undefined) => {
+  it('lists literal values, value ranges and literal heads for index lookups', () => {
+    const f = (type: LabelMatcher['type'], re: string, literals: string[] | undefined, ranges: { exact: string[]; prefixes: string[] } | undefined, prefix: string | undefined) => {
       const c = compileMatcher(m(type, re));
-      expect([c.literals, c.prefix]).toEqual([literals, prefix]);
+      expect([c.literals, c.ranges, c.prefix]).toEqual([literals, ranges, prefix]);
     };
-    f('=', 'prod', ['prod'], undefined);
-    f('=~', 'prod|dev', ['prod', 'dev'], undefined);
-    f('=~', 'eth.*', undefined, 'eth');
-    f('=~', 'host-000[0-4].*', undefined, 'host-000');
-    f('=~', '(?i)eth.*', undefined, undefined);
-    f('!~', 'eth.*', undefined, undefined);
-    f('!=', 'prod', undefined, undefined);
+    f('=', 'prod', ['prod'], undefined, undefined);
+    f('=~', 'prod|dev', ['prod', 'dev'], undefined, undefined);
+    f('=~', '(prod|dev)-[12]', ['prod-1', 'prod-2', 'dev-1', 'dev-2'], undefined, undefined);
+    f('=~', 'eth.*', undefined, { exact: [], prefixes: ['eth'] }, undefined);
+    f('=~', 'host-000[0-4].*', undefined, { exact: [], prefixes: ['host-0000', 'host-0001', 'host-0002', 'host-0003', 'host-0004'] }, undefined);
+    f('=~', 'lo|eth.*', undefined, { exact: ['lo'], prefixes: ['eth'] }, undefined);
+    f('=~', 'eth.+', undefined, undefined, 'eth');
+    f('=~', '(?i)eth.*', undefined, undefined, undefined);
+    f('!~', 'eth.*', undefined, undefined, undefined);
+    f('!=', 'prod', undefined, undefined, undefined);
   });
 
   it('rejects invalid regexps with a MatcherError naming the label', () => {

@@ -2,7 +2,7 @@
 // engine's index search and the in-memory searcher of src/lib/query both compile matchers here,
 // so `=~`, `!~` and the empty-value rule cannot drift apart.
 
-import { compileAnchored } from '../regexp/index.ts';
+import { compileAnchored, valueSets } from '../regexp/index.ts';
 import type { LabelMatcher, Labels } from './api.ts';
 import { MatcherError } from './errors.ts';
 
@@ -16,6 +16,12 @@ export interface CompiledMatcher {
   readonly matchesEmpty: boolean;
   /** literals, when set, are the only values that match (equality or a plain alternation). */
   readonly literals?: readonly string[];
+  /**
+   * ranges, when set, are the values the matcher selects as index key ranges: exactly the values
+   * in `exact` and those starting with one of `prefixes` (non-empty: without prefixes the values
+   * are `literals`). From regexps such as `host-000[0-4].*` (src/lib/regexp valueSets).
+   */
+  readonly ranges?: { readonly exact: readonly string[]; readonly prefixes: readonly string[] };
   /**
    * prefix, when set (non-empty), starts every value the matcher selects (a regexp with a literal
    * head such as `eth.*`): an index scan may skip values without it.
@@ -51,6 +57,7 @@ export function compileMatcher(m: LabelMatcher): CompiledMatcher {
   let matches: (v: string) => boolean;
   let literals: string[] | undefined;
   let prefix = '';
+  let ranges: CompiledMatcher['ranges'];
   switch (m.type) {
     case '=':
       matches = (v) => v === m.value;
@@ -70,7 +77,12 @@ export function compileMatcher(m: LabelMatcher): CompiledMatcher {
       const positive = m.type === '=~';
       matches = positive ? (v) => re.test(v) : (v) => !re.test(v);
       if (positive && PLAIN_ALTERNATION.test(m.value)) literals = m.value.split('|');
-      else if (positive) prefix = literalPrefix(m.value);
+      else if (positive) {
+        const sets = valueSets(m.value);
+        if (sets !== undefined && sets.prefixes.length === 0) literals = [...sets.exact];
+        else if (sets !== undefined) ranges = sets;
+        else prefix = literalPrefix(m.value);
+      }
       break;
     }
     default:
@@ -78,6 +90,7 @@ export function compileMatcher(m: LabelMatcher): CompiledMatcher {
   }
   const out: CompiledMatcher = { name: m.name, type: m.type, matches, matchesEmpty: matches('') };
   if (literals) return { ...out, literals: literals.filter((l) => l !== '') };
+  if (ranges) return { ...out, ranges };
   return prefix !== '' ? { ...out, prefix } : out;
 }
 

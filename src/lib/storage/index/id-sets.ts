@@ -58,9 +58,8 @@ export function hasId(a: Float64Array, id: number): boolean {
 
 /**
  * intersectRuns returns the intersection of several sets, each given as ascending runs (every run
- * sorted, each past the one before; IndexView.idRuns). It leapfrogs: every set seeks the largest
- * candidate by binary search, so the cost follows the smaller sets, and only the answer is
- * allocated. The runs are only read.
+ * sorted, each past the one before; IndexView.idRuns), as intersectSourceRuns does: the cost
+ * follows the smallest set. The runs are only read.
  */
 export function intersectRuns(sets: readonly (readonly Float64Array[])[]): Float64Array {
   return intersectSourceRuns(sets.map((runs) => [runs]));
@@ -68,35 +67,41 @@ export function intersectRuns(sets: readonly (readonly Float64Array[])[]): Float
 
 /**
  * intersectSourceRuns is intersectRuns of sets each given as the union of several sources' runs
- * (IndexView.idRunsBySource: one list of ascending runs per index part or in-memory table). A set
- * of several sources is walked as the union of their cursors, so no source is copied or merged
- * (with several index parts, every matcher's set was copied and merged before the intersection).
- * A set without sources is empty.
+ * (IndexView.idRunsBySource: one list of ascending runs per index part or in-memory table). The
+ * smallest set is copied, and every other set, smallest first, marks which of the candidates
+ * left it holds (markRuns gallops, so a large set costs little more than a small one); no other
+ * set is copied or merged. A set without sources is empty. (A leapfrog over all sets in the
+ * matchers' order made every ID of the two larger sets' intersection a candidate: api:series'
+ * three equality matchers at 100k series, 37k, 25k and 4.7k IDs, took ~0.8 ms.)
  */
 export function intersectSourceRuns(sets: readonly (readonly (readonly Float64Array[])[])[]): Float64Array {
-  if (sets.length === 1) {
-    const sources = sets[0]!;
-    return sources.length === 1 ? concatRuns(sources[0]!) : unionIds(sources.map(concatRuns));
+  const order = sets.map((sources, k) => ({ sources, size: sourcesSize(sources), k })).sort((a, b) => a.size - b.size || a.k - b.k);
+  const first = order[0]!.sources;
+  if (first.length === 0) return EMPTY_IDS;
+  let ids = first.length === 1 ? concatRuns(first[0]!) : unionIds(first.map(concatRuns));
+  for (let s = 1; s < order.length && ids.length > 0; s++) {
+    const keep = new Uint8Array(ids.length);
+    for (const runs of order[s]!.sources) markRuns(ids, runs, keep);
+    ids = compactMarked(ids, keep);
   }
-  const cs = sets.map((sources): SeekCursor => (sources.length === 1 ? new RunCursor(sources[0]!) : new UnionCursor(sources.map((runs) => new RunCursor(runs)))));
-  const out: number[] = [];
-  let x = -Infinity;
-  for (;;) {
-    let agreed = true;
-    for (const c of cs) {
-      c.seek(x);
-      if (c.done) return Float64Array.from(out);
-      if (c.value !== x) {
-        agreed = false;
-        x = c.value;
-        break;
-      }
-    }
-    if (agreed) {
-      out.push(x);
-      x += 1; // IDs are integers
-    }
-  }
+  return ids;
+}
+
+function sourcesSize(sources: readonly (readonly Float64Array[])[]): number {
+  let n = 0;
+  for (const runs of sources) for (const r of runs) n += r.length;
+  return n;
+}
+
+// compactMarked returns the IDs whose keep flag is set (ids itself when all are).
+function compactMarked(ids: Float64Array, keep: Uint8Array): Float64Array {
+  let n = 0;
+  for (let i = 0; i < keep.length; i++) n += keep[i]!;
+  if (n === ids.length) return ids;
+  const out = new Float64Array(n);
+  n = 0;
+  for (let i = 0; i < keep.length; i++) if (keep[i] === 1) out[n++] = ids[i]!;
+  return out;
 }
 
 /** concatRuns joins runs into one array, in order. */
@@ -110,73 +115,6 @@ export function concatRuns(runs: readonly Float64Array[]): Float64Array {
     n += r.length;
   }
   return out;
-}
-
-// SeekCursor walks a sorted set forward: value is its current ID while not done.
-interface SeekCursor {
-  readonly done: boolean;
-  readonly value: number;
-  seek(x: number): void;
-}
-
-// UnionCursor walks the union of several cursors: its value is the smallest of theirs.
-class UnionCursor implements SeekCursor {
-  readonly #cs: RunCursor[];
-  done = false;
-  value = 0;
-
-  constructor(cs: RunCursor[]) {
-    this.#cs = cs;
-    this.seek(-Infinity);
-  }
-
-  seek(x: number): void {
-    let min = Infinity;
-    for (const c of this.#cs) {
-      c.seek(x);
-      if (!c.done && c.value < min) min = c.value;
-    }
-    this.done = min === Infinity;
-    this.value = min;
-  }
-}
-
-// RunCursor walks a set given as runs, seeking forward.
-class RunCursor implements SeekCursor {
-  readonly #runs: readonly Float64Array[];
-  #r = 0;
-  #i = 0;
-
-  constructor(runs: readonly Float64Array[]) {
-    this.#runs = runs.filter((r) => r.length > 0);
-  }
-
-  get done(): boolean {
-    return this.#r >= this.#runs.length;
-  }
-
-  get value(): number {
-    return this.#runs[this.#r]![this.#i]!;
-  }
-
-  /** seek moves to the first ID >= x (never backwards). */
-  seek(x: number): void {
-    for (; this.#r < this.#runs.length; this.#r++, this.#i = 0) {
-      const run = this.#runs[this.#r]!;
-      if (run[run.length - 1]! < x) continue;
-      if (run[this.#i]! < x) {
-        let lo = this.#i + 1;
-        let hi = run.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (run[mid]! < x) lo = mid + 1;
-          else hi = mid;
-        }
-        this.#i = lo;
-      }
-      return;
-    }
-  }
 }
 
 /**

@@ -70,10 +70,12 @@ export function allSeriesOfDay(q: IndexQuery, day: number): Float64Array {
 /**
  * forEachValuePrefix calls visit with the index prefix of every value of label m.name for which
  * m.matches(value) === want: a matcher's literals directly when want, else a walk of the values.
+ * A matcher with ranges (want only) gives its exact values here; see forEachRangePrefix.
  */
 function forEachValuePrefix(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean, visit: (valuePrefix: string) => void): void {
-  if (want && m.literals) {
-    for (const v of m.literals) visit(valuePrefix(q, day, m.name, v));
+  const exact = want ? (m.literals ?? m.ranges?.exact) : undefined;
+  if (exact) {
+    for (const v of exact) visit(valuePrefix(q, day, m.name, v));
     return;
   }
   forEachValue(q, day, m.name, want ? (m.prefix ?? '') : '', (value, prefix) => {
@@ -81,10 +83,26 @@ function forEachValuePrefix(q: IndexQuery, day: number, m: CompiledMatcher, want
   });
 }
 
+/**
+ * forEachRangePrefix calls visit with the index prefix of the items of every value of label
+ * m.name starting with one of m.ranges' prefixes: each such value matches, so none is tested
+ * and no value is sought one by one (VictoriaMetrics scans such regexps' key ranges too). The
+ * items under one such prefix span several values: read them with IndexView.ascendingRunsBySource.
+ */
+function forEachRangePrefix(q: IndexQuery, day: number, m: CompiledMatcher, visit: (rangePrefix: string) => void): void {
+  if (!m.ranges) return;
+  const namePrefix = dayPrefix(KIND_DAY_LABEL, q.tenant, day) + encodeText(m.name);
+  // The escaped text of a value starting with p starts with p's escaped text (without its end).
+  for (const p of m.ranges.prefixes) visit(namePrefix + encodeText(p).slice(0, -1));
+}
+
 /** idsWhere returns the series of day having label m.name with a value for which want(value). */
 function idsWhere(q: IndexQuery, day: number, m: CompiledMatcher, want: boolean): Float64Array {
   const parts: Float64Array[] = [];
   forEachValuePrefix(q, day, m, want, (prefix) => parts.push(q.view.idsWithPrefix(prefix)));
+  if (want) forEachRangePrefix(q, day, m, (prefix) => {
+    for (const runs of q.view.ascendingRunsBySource(prefix)) parts.push(...runs);
+  });
   return unionIds(parts);
 }
 
@@ -99,6 +117,10 @@ function idsWhereWithin(q: IndexQuery, day: number, m: CompiledMatcher, within: 
   const keep = new Uint8Array(within.length);
   forEachValuePrefix(q, day, m, true, (prefix) => {
     for (const runs of q.view.idRunsBySource(prefix)) markRuns(within, runs, keep);
+  });
+  // Each run of a range ascends on its own (not after the one before): mark them one by one.
+  forEachRangePrefix(q, day, m, (prefix) => {
+    for (const runs of q.view.ascendingRunsBySource(prefix)) for (const run of runs) markRuns(within, [run], keep);
   });
   let n = 0;
   for (let i = 0; i < keep.length; i++) n += keep[i]!;
@@ -191,6 +213,7 @@ export function searchIds(q: IndexQuery, sets: readonly (readonly CompiledMatche
 }
 
 function withoutDeleted(q: IndexQuery, ids: Float64Array): Float64Array {
+  if (q.noneDeleted === true) return ids;
   let n = 0;
   const out = new Float64Array(ids.length);
   for (const id of ids) if (!q.isDeleted(id)) out[n++] = id;

@@ -191,14 +191,15 @@ describe('searchIds', () => {
     }
     const matcher = fc.oneof(
       fc.constantFrom(m('__name__', '=', 'b'), m('__name__', '=', 'a'), m('dev', '=', 'eth1'), m('k', '=', '3')),
-      fc.constantFrom(m('host', '=~', 'h-0[0-4].*'), m('dev', '=~', 'eth[12]'), m('host', '=~', 'h-01.|h-09.'), m('k', '=~', '1|2|'), m('dev', '=~', 'eth.*')),
+      fc.constantFrom(m('host', '=~', 'h-0[0-4].*'), m('dev', '=~', 'eth[12]'), m('host', '=~', 'h-01.|h-09.'), m('k', '=~', '1|2|'), m('dev', '=~', 'eth.*'),
+        m('host', '=~', 'h-0[0-4].*|h-09[0-5]'), m('host', '=~', 'h-.*'), m('dev', '=~', '(eth|lo)[0-2]?')),
       fc.constantFrom(m('k', '!=', '1'), m('host', '!~', 'h-00.*'), m('k', '=', ''), m('dev', '!=', 'eth0')),
     );
     fc.assert(fc.property(fc.array(matcher, { minLength: 1, maxLength: 4 }), (set) => {
       const compiled = set.map(compileMatcher);
       const want = all.filter(([, l]) => labelsMatch(l, compiled)).map(([id]) => id);
       expect(search(t, [set])).toEqual(want);
-    }), { numRuns: 150 });
+    }), { numRuns: 300 });
     await t.close();
   });
 

@@ -83,6 +83,34 @@ export class IndexView {
   }
 
   /**
+   * ascendingRunsBySource returns the IDs of the items that are prefix, more bytes and an 8-byte
+   * ID key, where prefix may end inside a value (the values of one label on one day starting with
+   * a common head: a regexp's `host-0000.*`): per source, runs that each ascend, split where the
+   * next value's IDs start lower than the last, so the runs of one list need not follow each
+   * other. Views of cached blocks as idRunsBySource's; the same rules for holding them.
+   */
+  ascendingRunsBySource(prefix: string): Float64Array[][] {
+    const out: Float64Array[][] = [];
+    for (const p of this.#parts) {
+      const runs: Float64Array[] = [];
+      for (const run of partRuns(p, prefix)) splitAscending(run, runs);
+      if (runs.length > 0) out.push(runs);
+    }
+    for (const m of this.#mems) {
+      // The ID key ends each item (the value before it has any length).
+      const from = lowerBound(m, prefix);
+      const to = lowerBound(m, prefix + '\u0100', from);
+      if (to === from) continue;
+      const ids = new Float64Array(to - from);
+      for (let i = from; i < to; i++) ids[i - from] = readIdKey(m[i]!, m[i]!.length - 8);
+      const runs: Float64Array[] = [];
+      splitAscending(ids, runs);
+      out.push(runs);
+    }
+    return out;
+  }
+
+  /**
    * distinctTexts returns, per source, the distinct texts that the items starting with prefix
    * hold right after it (the label names of one day, the values of one label on a day), in item
    * order; one list per source. A part's lists are memoized with it (parts never change).
@@ -115,6 +143,18 @@ function partRuns(p: IndexPart, prefix: string): Float64Array[] {
     if (to < items.length) break;
   }
   return runs;
+}
+
+// splitAscending appends run to out as views that each ascend strictly.
+function splitAscending(run: Float64Array, out: Float64Array[]): void {
+  let start = 0;
+  for (let k = 1; k < run.length; k++) {
+    if (run[k]! <= run[k - 1]!) {
+      out.push(run.subarray(start, k));
+      start = k;
+    }
+  }
+  if (run.length > start) out.push(start === 0 ? run : run.subarray(start));
 }
 
 // textsAfter lists the distinct encoded texts following prefix in the items of c, decoded: one

@@ -58,24 +58,31 @@ export interface SelectPaths {
   readonly readPrefixes: readonly string[];
   /** deletePrefixes: /api/v1/admin/tsdb/delete_series is served under each. */
   readonly deletePrefixes: readonly string[];
+  /**
+   * aliases: the read and delete routes are also served with each of these inserted before their
+   * path (/prometheus/api/v1/query), through the routes' prefixAliases (the server rewrites the URL;
+   * lib/httpserver prefix-aliases.ts) rather than as second routes: fewer routes to build at start.
+   */
+  readonly aliases?: readonly string[];
   readonly resetCachePath: string;
 }
 
-export const SINGLE_NODE_PATHS: SelectPaths = { readPrefixes: ['', '/prometheus'], deletePrefixes: ['', '/prometheus'], resetCachePath: '/internal/resetRollupResultCache' };
+export const SINGLE_NODE_PATHS: SelectPaths = { readPrefixes: [''], deletePrefixes: [''], aliases: ['/prometheus'], resetCachePath: '/internal/resetRollupResultCache' };
 
 /** registerSelectRoutes adds the read routes, delete_series and the cache reset to app. */
 export async function registerSelectRoutes(app: FastifyInstance, given: SelectDeps, paths: SelectPaths = SINGLE_NODE_PATHS): Promise<void> {
   const deps: SelectDeps = given.queryStats !== undefined ? given : { ...given, queryStats: new QueryStats({ lastQueriesCount: 20_000, minQueryDurationMs: 1, now: given.now }) };
   await formBodiesOnly(app);
+  const prefixAliases = paths.aliases ?? [];
   for (const prefix of paths.readPrefixes) {
     for (const [path, handler, deadline] of READ_ROUTES) {
-      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req, reply), deadline ?? QUERY_DEADLINE) });
+      app.route({ method: ['GET', 'POST'], url: `${prefix}${path}`, config: { prefixAliases }, handler: (req, reply) => runRead(req, reply, deps, (c) => handler(c, req, reply), deadline ?? QUERY_DEADLINE) });
     }
   }
   for (const prefix of paths.deletePrefixes) {
     app.route({
       method: ['POST', 'PUT'], url: `${prefix}/api/v1/admin/tsdb/delete_series`,
-      config: { authKey: selectAuthKeys.delete, authKeyFlag: 'deleteAuthKey' },
+      config: { authKey: selectAuthKeys.delete, authKeyFlag: 'deleteAuthKey', prefixAliases },
       handler: (req, reply) => deleteSeries(req, reply, deps),
     });
   }

@@ -14,7 +14,7 @@ resolveSourcesDirectly();
 const { ConcurrencyLimiter, queryStatsFromFlags, registerSelectRoutes, RollupResultCache, selectLimitsFromFlags, vmalertProxyFromFlags } = await import('../app/select/index.ts');
 const { CLUSTER_PATHS, clusterScope, clusterSelectConfigFromFlags, FanoutStorage, fanoutObserver, registerTenantsRoute } = await import('../app/select/cluster/index.ts');
 const { startClusterNode } = await import('../lib/cluster/index.ts');
-const { queryOffloadFromFlags } = await import('../lib/querypool/index.ts');
+const { queryOffloadFromFlags } = await import('../lib/querypool/flags.ts');
 const { gauge } = await import('../lib/metrics/index.ts');
 const { flagValueOrExit, listenOrExit, serveUntilSignal } = await import('../lib/process/index.ts');
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
@@ -39,7 +39,7 @@ const log = rt.logger;
 const limits = selectLimitsFromFlags();
 // Rollups over the series the storage nodes answer run on query workers as on a single node
 // (-search.queryWorkers); the nodes' samples reach the workers as plain rows.
-const rollupOffload = queryOffloadFromFlags(rt.memoryBudget);
+const rollupOffload = await queryOffloadFromFlags(rt.memoryBudget);
 const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));

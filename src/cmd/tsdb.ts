@@ -22,7 +22,7 @@ const { counterFunc, gauge } = await import('../lib/metrics/index.ts');
 const { join } = await import('node:path');
 const { serveUntilSignal, startRuntime } = await import('../lib/process/index.ts');
 const { openStorage } = await import('../lib/storage/index.ts');
-const { queryOffloadFromFlags } = await import('../lib/querypool/index.ts');
+const { queryOffloadFromFlags } = await import('../lib/querypool/flags.ts');
 const { DEFAULT_TENANT } = await import('../lib/storageapi/index.ts');
 type Storage = import('../lib/storage/index.ts').Storage;
 type VmalertProxy = import('../app/select/index.ts').VmalertProxy;
@@ -41,7 +41,7 @@ try {
 registerStorageMetrics(() => storage.stats());
 
 const limits = selectLimitsFromFlags();
-const rollupOffload = queryOffloadFromFlags(rt.memoryBudget);
+const rollupOffload = await queryOffloadFromFlags(rt.memoryBudget);
 const cache = new RollupResultCache(rt.memoryBudget.heapShare('rollupResultCache', 0.1));
 gauge('tsdb_rollup_result_cache_size_bytes', 'Bytes held by the rollup result cache of range queries', [], (g) => g.set(cache.bytes));
 gauge('tsdb_rollup_result_cache_entries', 'Entries in the rollup result cache', [], (g) => g.set(cache.size));

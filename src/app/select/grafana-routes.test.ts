@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBuildInfo } from '../../lib/buildinfo/index.ts';
+import { PrefixAliases } from '../../lib/httpserver/index.ts';
 import { createLogger } from '../../lib/logger/index.ts';
 import { MetadataStore } from '../../lib/metadata/index.ts';
 import { MemorySearcher } from '../../lib/query/index.ts';
@@ -44,7 +45,10 @@ async function serve(extra: Partial<SelectDeps> = {}) {
   const db = new GatedSearcher();
   db.add(DEFAULT_TENANT, [{ name: '__name__', value: 'up' }, { name: 'job', value: 'a' }], NOW - 1000, 1);
   const { logger } = createLogger({ format: 'default', level: 'FATAL', jsonFields: {}, timezone: 'UTC', disableTimestamps: true, errorsPerSecondLimit: 0, warnsPerSecondLimit: 0, write: () => {} });
-  const app = Fastify();
+  // The /prometheus aliases of the routes are served by URL rewriting, as HttpServer does.
+  const aliases = new PrefixAliases();
+  const app = Fastify({ rewriteUrl: aliases.rewrite });
+  app.addHook('onRoute', aliases.onRoute);
   apps.push(app);
   await app.register(async (a) => registerSelectRoutes(a, {
     storage: db, tenant: DEFAULT_TENANT, limits: LIMITS, limiter: new ConcurrencyLimiter(4), cache: new RollupResultCache(1 << 20), logger, now: () => NOW, ...extra,

@@ -1,4 +1,5 @@
-import { astToJson, prettyPrint } from '../../lib/promql/index.ts';
+import { astToJson } from '../../lib/promql/ast-json.ts';
+import { prettyPrint } from '../../lib/promql/prettier.ts';
 import { requireQuery } from './handle-query.ts';
 import type { ReadContext } from './request-context.ts';
 

@@ -12,6 +12,12 @@ declare module 'fastify' {
     public?: boolean;
     /** rawCatchAll marks the fastify twins of HttpServer.registerRawCatchAll (not reserved paths). */
     rawCatchAll?: boolean;
+    /**
+     * prefixAliases: path prefixes under which the route is also served, inserted after its plugin's
+     * prefix (['/prometheus']: `/api/v1/query` also at `/prometheus/api/v1/query`), by rewriting the
+     * request URL before routing instead of registering the route again (prefix-aliases.ts).
+     */
+    prefixAliases?: readonly string[];
   }
 }
 

@@ -37,6 +37,19 @@ describe('built-in routes', () => {
     expect(m.body).toContain('test_http_requests_total{path="/echo"} 1');
   });
 
+  it('serves a route under its prefix alias behind -http.pathPrefix, counted under the route\'s path, and nothing else under the alias', async () => {
+    const s = await startTestServer({ pathPrefix: '/base' }, (server) => server.register(async (app) => {
+      app.get('/api/v1/x/:name', { config: { prefixAliases: ['/prometheus'] } }, async (req) => `x=${(req.params as { name: string }).name} url=${req.url} original=${req.originalUrl}`);
+    }));
+    cleanups.push(s.stop);
+    expect(await get(`${s.base}/base/prometheus/api/v1/x/a?q=1`)).toMatchObject({ status: 200, body: 'x=a url=/base/api/v1/x/a?q=1 original=/base/prometheus/api/v1/x/a?q=1' });
+    expect(await get(`${s.base}/base/api/v1/x/b`)).toMatchObject({ status: 200, body: 'x=b url=/base/api/v1/x/b original=/base/api/v1/x/b' });
+    expect(await get(`${s.base}/base/prometheus/echo`)).toMatchObject({ status: 404, body: 'unsupported path requested: "/base/prometheus/echo"' });
+    expect(await get(`${s.base}/prometheus/api/v1/x/a`)).toMatchObject({ status: 404 });
+    const m = await get(`${s.base}/base/metrics`);
+    expect(m.body).toContain('test_http_requests_total{path="/base/api/v1/x/:name"} 2');
+  });
+
   it('serves /flags with secrets masked', async () => {
     const flagSet = new FlagSet();
     stringFlag('httpAuth.password', '', 'p', { set: flagSet }).apply('hunter2');

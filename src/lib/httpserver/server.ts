@@ -11,6 +11,7 @@ import { builtinRoutes } from './builtin-routes.ts';
 import { ConnectionLifetime } from './conn-lifetime.ts';
 import { AcceptGroup } from './accept-group.ts';
 import { parseListenAddr } from './listen-addr.ts';
+import { aliasesOf, PrefixAliases } from './prefix-aliases.ts';
 import { createProxyProtocolListener } from './proxy-listener.ts';
 import { RawCatchAllTable } from './raw-routes.ts';
 import { lazySchemaCompilers } from './schema-compilers.ts';
@@ -75,7 +76,9 @@ export class HttpServer {
     this.#o = o;
     this.#lifetime = new ConnectionLifetime(o.connTimeoutMs, o.random);
     const tls = o.tls === undefined ? undefined : readTlsContext(o.tls);
+    const aliases = new PrefixAliases();
     this.app = Fastify({
+      rewriteUrl: aliases.rewrite,
       logger: false,
       keepAliveTimeout: o.idleConnTimeoutMs,
       forceCloseConnections: 'idle',
@@ -85,7 +88,8 @@ export class HttpServer {
     }) as unknown as FastifyInstance;
     this.#rawTable = new RawCatchAllTable(o.pathPrefix);
     this.app.addHook('onRoute', (route) => {
-      if (route.config?.rawCatchAll !== true) this.#rawTable.addRoute(route.url);
+      aliases.onRoute(route);
+      if (route.config?.rawCatchAll !== true) for (const url of [route.url, ...aliasesOf(route).map((a) => a.aliased)]) this.#rawTable.addRoute(url);
     });
     const server = this.app.server as HttpServerNode;
     // fastify's request listener moves behind a dispatcher that hands raw catch-all requests over

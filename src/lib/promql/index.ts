@@ -10,5 +10,6 @@ export { typeOf } from './typecheck.ts';
 export { matchesEmpty } from './parse-selector.ts';
 export { children, inspect, selectorsOf } from './walk.ts';
 export { isValidUtf8, quoteString } from './strings.ts';
-export { MAX_LINE, prettyPrint } from './prettier.ts';
-export { astToJson, formatFixed, type JsonNode } from './ast-json.ts';
+// The pretty printer (prettier.ts) and the syntax tree as JSON (ast-json.ts) serve only
+// /api/v1/format_query and /api/v1/parse_query: importers take them from their files, so that the
+// index (imported by every query) does not put them on a server's start path (issue 18 item 4).

@@ -35,6 +35,25 @@ describe('searchSeries read path', () => {
     await s.close();
   });
 
+  it('reads parts that follow on as they are, and sorts and resolves parts that meet or overlap', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const t = (i: number) => T0 - 100_000 + i * 1000;
+    const flush = async (pairs: [number, number][]) => {
+      await s.addRows(DEFAULT_TENANT, pairs.map(([i, v]) => row(up, t(i), v)));
+      await s.forceFlush();
+    };
+    await flush([[10, 10], [11, 11], [12, 12]]);
+    await flush([[13, 13], [14, 14]]); // follows on
+    await flush([[14, 40], [15, 15]]); // meets the previous part at 14: the larger value wins
+    await flush([[16, 16], [20, 20]]);
+    await flush([[17, 17], [18, -1]]); // inside the previous part's span
+    await flush([[1, 1], [2, 2]]); // newer part, older samples
+    const want: [number, number][] = [[1, 1], [2, 2], [10, 10], [11, 11], [12, 12], [13, 13], [14, 40], [15, 15], [16, 16], [17, 17], [18, -1], [20, 20]];
+    expect(await collect(s.searchSeries(upQ(t(0), t(30)), never()))).toEqual(series(want.map(([i, v]) => [t(i), v])));
+    expect(await collect(s.searchSeries(upQ(t(13), t(30)), never()))).toEqual(series(want.filter(([i]) => i >= 13).map(([i, v]) => [t(i), v])));
+    await s.close();
+  });
+
   it('hands out the same samples with borrow, in views reused for the next series', async () => {
     const s = await openTest(dirs.make(), new FakeClock());
     const rows = [];

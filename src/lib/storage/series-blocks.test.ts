@@ -31,39 +31,54 @@ const dump = (s: SeriesSamples) => ({ ts: Array.from(s.timestamps), bits: Buffer
 
 describe('searchSeriesBlocks', () => {
   it('decodes to exactly what searchSeries returns', async () => {
-    for (const dedupMs of [0, 30_000]) {
-      const s = await openTest(dirs.make(), new FakeClock(), { minScrapeIntervalMs: dedupMs });
-      const base = T0 - 40_000_000;
-      // Series 0..5: 20,000 samples every 1-3 s (three blocks per part), some staleness markers;
-      // two flushes (two parts overlapping in time), then buffered rows overlapping both.
-      const rows = (from: number, to: number, step: number, v: number) => {
-        const out = [];
-        for (let k = 0; k < 6; k++) for (let i = from; i < to; i++) out.push(row({ __name__: 'm', k: String(k) }, base + i * step + k, i % 97 === 0 ? STALE_NAN : v + i * k));
-        return out;
-      };
-      await s.addRows(DEFAULT_TENANT, rows(0, 12_000, 1000, 1));
-      await s.forceFlush();
-      await s.addRows(DEFAULT_TENANT, rows(10_000, 20_000, 1500, 2));
-      await s.forceFlush();
-      await s.addRows(DEFAULT_TENANT, rows(19_000, 19_500, 1000, 3).filter((_, i) => i % 3 === 0));
-      await s.deleteSeries(query([[m('k', '=', '4')]], 0, T0), never());
-      const end = base + 30_000_000;
-      await fc.assert(fc.asyncProperty(fc.integer({ min: -1_000_000, max: 31_000_000 }), fc.integer({ min: 0, max: 31_000_000 }), async (a, len) => {
-        const q = query([[m('__name__', '=', 'm')]], base + a, Math.min(end, base + a + len));
-        const want = new Map<string, ReturnType<typeof dump>>();
-        for await (const x of s.searchSeries(q, never())) want.set(key(x), dump(x));
-        const got = new Map<string, ReturnType<typeof dump>>();
-        const d = new SeriesBlocksDecoder();
-        for await (const sb of s.searchSeriesBlocks(q, never())) {
-          const x = decodeAll(sb, d);
-          if (x !== undefined) got.set(key(x), dump(x));
-        }
-        expect(got).toEqual(want);
-      }), { numRuns: 25 });
-      await s.close();
-    }
+    for (const dedupMs of [0, 30_000]) await sameAsSearch(dedupMs, false);
+  });
+
+  it('decodes parts that follow on in time, or meet inside another part, to exactly what searchSeries returns', async () => {
+    await sameAsSearch(0, true);
   });
 });
+
+// sameAsSearch checks the block path against searchSeries over random ranges. allParts: the late
+// rows are flushed too, for series k < 3 only (the first 3 × 500 rows: a part inside the second
+// part's span), then a fourth part follows on; series k >= 3 then come from parts that follow on,
+// with no buffered rows.
+async function sameAsSearch(dedupMs: number, allParts: boolean): Promise<void> {
+  const s = await openTest(dirs.make(), new FakeClock(), { minScrapeIntervalMs: dedupMs });
+  const base = T0 - 40_000_000;
+  // Series 0..5: 20,000 samples every 1-3 s (three blocks per part), some staleness markers;
+  // two flushes (two parts overlapping in time), then buffered rows overlapping both.
+  const rows = (from: number, to: number, step: number, v: number) => {
+    const out = [];
+    for (let k = 0; k < 6; k++) for (let i = from; i < to; i++) out.push(row({ __name__: 'm', k: String(k) }, base + i * step + k, i % 97 === 0 ? STALE_NAN : v + i * k));
+    return out;
+  };
+  await s.addRows(DEFAULT_TENANT, rows(0, 12_000, 1000, 1));
+  await s.forceFlush();
+  await s.addRows(DEFAULT_TENANT, rows(10_000, 20_000, 1500, 2));
+  await s.forceFlush();
+  await s.addRows(DEFAULT_TENANT, rows(19_000, 19_500, 1000, 3).filter((_, i) => i % 3 === 0 && (!allParts || i < 3 * 500)));
+  if (allParts) {
+    await s.forceFlush();
+    await s.addRows(DEFAULT_TENANT, rows(20_000, 21_000, 1500, 4));
+    await s.forceFlush();
+  }
+  await s.deleteSeries(query([[m('k', '=', '4')]], 0, T0), never());
+  const end = base + 30_000_000;
+  await fc.assert(fc.asyncProperty(fc.integer({ min: -1_000_000, max: 31_000_000 }), fc.integer({ min: 0, max: 31_000_000 }), async (a, len) => {
+    const q = query([[m('__name__', '=', 'm')]], base + a, Math.min(end, base + a + len));
+    const want = new Map<string, ReturnType<typeof dump>>();
+    for await (const x of s.searchSeries(q, never())) want.set(key(x), dump(x));
+    const got = new Map<string, ReturnType<typeof dump>>();
+    const d = new SeriesBlocksDecoder();
+    for await (const sb of s.searchSeriesBlocks(q, never())) {
+      const x = decodeAll(sb, d);
+      if (x !== undefined) got.set(key(x), dump(x));
+    }
+    expect(got).toEqual(want);
+  }), { numRuns: 25 });
+  await s.close();
+}
 
 describe('SeriesBlocksDecoder', () => {
   it('keeps plain samples bit-exact, also over several chunks', () => {

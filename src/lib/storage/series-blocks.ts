@@ -11,7 +11,7 @@
 //   0x03 ROWS   uvarint n | n × f64 timestamp | n × f64 value      (buffered rows, arrival order)
 
 import type { Labels, SearchQuery, SeriesSamples } from '../storageapi/api.ts';
-import { appendSourceBlock, type BlockFields, decodeBlock, finishSeries } from './part/block-decode.ts';
+import { appendSourceBlock, type BlockFields, decodeBlock, finishSeries, followsOn } from './part/block-decode.ts';
 import { ByteReader, ByteWriter } from '../bytes/index.ts';
 import { MAX_BLOCK_ROWS } from './part/part-format.ts';
 import { SeriesScratch } from './part/series-scratch.ts';
@@ -128,14 +128,15 @@ export class SeriesBlocksDecoder {
   readonly scratch = new SeriesScratch();
   #what = '';
   #parts = 0;
-  #buffered = false;
+  // Buffered rows arrived, or a part's samples did not follow on from the previous part's.
+  #unordered = false;
   #lastTs = -Infinity;
 
   begin(what: string): void {
     this.scratch.reset();
     this.#what = what;
     this.#parts = 0;
-    this.#buffered = false;
+    this.#unordered = false;
     this.#lastTs = -Infinity;
   }
 
@@ -155,7 +156,10 @@ export class SeriesBlocksDecoder {
         if (!(b.minTs <= b.maxTs) || !Number.isSafeInteger(b.minTs) || !Number.isSafeInteger(b.maxTs)) r.fail(`a block from ${b.minTs} to ${b.maxTs}`);
         const ts = r.readBytes(r.readUvarint());
         const vals = r.readBytes(r.readUvarint());
+        const from = s.n;
         appendSourceBlock(s, b, this.#lastTs, minTs, maxTs, (fromTs) => decodeBlock(b, ts, () => vals, s.ts, s.vals, s.n, this.#what, fromTs), this.#what);
+        // A part's first block: its samples must follow on from what came before (search.ts).
+        if (this.#lastTs === -Infinity && !followsOn(s, from)) this.#unordered = true;
         this.#lastTs = b.maxTs;
       } else if (item === ITEM_ROWS) {
         const n = r.readUvarint();
@@ -164,7 +168,7 @@ export class SeriesBlocksDecoder {
         new Uint8Array(s.ts.buffer, s.ts.byteOffset + s.n * 8, n * 8).set(r.readBytes(n * 8));
         new Uint8Array(s.vals.buffer, s.vals.byteOffset + s.n * 8, n * 8).set(r.readBytes(n * 8));
         s.n += n;
-        this.#buffered = true;
+        this.#unordered = true;
       } else {
         r.fail(`unknown item 0x${item.toString(16)}`);
       }
@@ -173,6 +177,6 @@ export class SeriesBlocksDecoder {
 
   /** finish applies the search's per-series steps; returns [lo, hi) of scratch inside [minTs, maxTs]. */
   finish(dedupMs: number, minTs: number, maxTs: number): [number, number] {
-    return finishSeries(this.scratch, this.#parts, this.#buffered, dedupMs, minTs, maxTs);
+    return finishSeries(this.scratch, this.#unordered, dedupMs, minTs, maxTs);
   }
 }

@@ -61,14 +61,24 @@ export function appendSourceBlock(s: SeriesScratch, b: BlockFields, lastTs: numb
 }
 
 /**
- * finishSeries applies what a search applies to the samples of one series gathered in s: from
- * several sources (parts, buffers; buffers hold rows in arrival order and sources may overlap),
- * sort, resolve duplicates and deduplicate by dedupMs (-dedup.minScrapeInterval); from a single
- * part (sorted, duplicate-free) deduplicate only. Returns [lo, hi): the samples inside
- * [minTs, maxTs] (empty when lo === hi).
+ * finishSeries applies what a search applies to the samples of one series gathered in s. When
+ * `unordered` (buffered rows, which hold rows in arrival order, or parts whose samples overlap or
+ * do not each start after the previous part's): sort, resolve duplicates and deduplicate by
+ * dedupMs (-dedup.minScrapeInterval). Otherwise the samples are already sorted and duplicate-free
+ * (every part's own samples are, and each part's came after the previous one's): deduplicate
+ * only. Returns [lo, hi): the samples inside [minTs, maxTs] (empty when lo === hi).
  */
-export function finishSeries(s: SeriesScratch, parts: number, buffered: boolean, dedupMs: number, minTs: number, maxTs: number): [number, number] {
-  if (parts > 1 || buffered) s.n = normalizeSamples(s.ts, s.vals, s.n, dedupMs);
+export function finishSeries(s: SeriesScratch, unordered: boolean, dedupMs: number, minTs: number, maxTs: number): [number, number] {
+  if (unordered) s.n = normalizeSamples(s.ts, s.vals, s.n, dedupMs);
   else if (dedupMs > 0) s.n = dedupByInterval(s.ts, s.vals, s.n, dedupMs);
   return [s.firstAtOrAfter(minTs), s.firstAfter(maxTs)];
+}
+
+/**
+ * followsOn reports whether the samples one more source appended to s from index `from` start
+ * after the samples before them (true when there were none before or none appended): sources
+ * that each follow on keep s sorted and duplicate-free, so finishSeries need not sort them.
+ */
+export function followsOn(s: SeriesScratch, from: number): boolean {
+  return from === 0 || from >= s.n || s.ts[from - 1]! < s.ts[from]!;
 }

@@ -75,43 +75,56 @@ function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: boolean):
 // (their distances to the window edges and to each other) and on how many samples it holds.
 // With regular scrapes on a step-aligned grid these are the same for almost every window, so
 // the factor — five float divisions — is computed once per distinct layout and reused: the same
-// operations on the same inputs, hence the same bits as extrapolate(). Only a counter window
-// whose zero point may come closer than the start edge (first value below twice the increase)
-// takes extrapolate's own path.
+// operations on the same inputs, hence the same bits as extrapolate(). The layout's edge
+// distances are kept too, so a counter window whose zero point may come closer than the start
+// edge (first value below twice the increase: a counter near zero, such as most histogram
+// buckets) computes only the zero point and, when it cuts, extrapolate's last two operations
+// with it. Only a window holding a counter reset takes extrapolate's own path.
+//
+// A series sampled at exactly regular integer timestamps whose interval divides the step moves
+// its window by exactly step/interval samples at both ends from one step to the next, once the
+// window has a sample before it and a sample after it (see regularShift): the window's bounds
+// then advance without scanning timestamps, and its layout is the previous window's.
 function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolean {
   const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
   const len = ts.length;
+  const rangeS = rangeMs / 1000;
+  const shift = regularShift(s);
   let lastDrop = -1;
   let lo = 0;
   let hi = 0;
   let any = false;
-  // The layout the cached factor was computed for (NaN: none yet).
+  // The layout the cached factor was computed for (NaN: none yet), and its parts in seconds.
   let toStartMs = NaN;
   let toEndMs = NaN;
   let sampledMs = NaN;
   let gaps = -1;
   let toStart = 0;
+  let toEnd = 0;
+  let sampled = 0;
   let factor = 0;
+  // shifted: the previous window had the cached layout, a sample before it (lo > 0) and at
+  // least two in it, so this one is that window moved by `shift` samples while samples remain.
+  let shifted = false;
   for (let i = 0; i < n; i++) {
     const end = end0 + i * step;
     const start = end - rangeMs;
-    while (hi < len && ts[hi]! <= end) {
-      if (hi > 0 && vs[hi]! < vs[hi - 1]!) lastDrop = hi;
-      hi++;
-    }
-    while (lo < hi && ts[lo]! <= start - edgeMs) lo++;
-    if (hi - lo < 2) continue;
-    const last = hi - 1;
-    const first = vs[lo]!;
-    const result = vs[last]! - first;
-    if (isCounter && lastDrop > lo) {
-      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, true, isCounter, isRate);
-    } else if (isCounter && result > 0 && first >= 0 && !(first >= 2 * result)) {
-      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, false, isCounter, isRate);
+    if (shifted && hi + shift <= len) {
+      const from = hi;
+      lo += shift;
+      hi += shift;
+      for (let k = from; k < hi; k++) if (vs[k]! < vs[k - 1]!) lastDrop = k;
     } else {
+      shifted = false;
+      while (hi < len && ts[hi]! <= end) {
+        if (hi > 0 && vs[hi]! < vs[hi - 1]!) lastDrop = hi;
+        hi++;
+      }
+      while (lo < hi && ts[lo]! <= start - edgeMs) lo++;
+      if (hi - lo < 2) continue;
       const a = ts[lo]! - start;
-      const b = end - ts[last]!;
-      const c = ts[last]! - ts[lo]!;
+      const b = end - ts[hi - 1]!;
+      const c = ts[hi - 1]! - ts[lo]!;
       if (a !== toStartMs || b !== toEndMs || c !== sampledMs || hi - lo - 1 !== gaps) {
         toStartMs = a;
         toEndMs = b;
@@ -119,21 +132,62 @@ function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolea
         gaps = hi - lo - 1;
         // extrapolate's operations, in its order (see there).
         toStart = a / 1000;
-        let toEnd = b / 1000;
-        const sampled = c / 1000;
+        toEnd = b / 1000;
+        sampled = c / 1000;
         const avgGap = sampled / gaps;
         const threshold = avgGap * 1.1;
         if (toStart >= threshold) toStart = avgGap / 2;
         if (toEnd >= threshold) toEnd = avgGap / 2;
         factor = (sampled + toStart + toEnd) / sampled;
-        if (isRate) factor /= rangeMs / 1000;
+        if (isRate) factor /= rangeS;
       }
+      shifted = shift > 0 && lo > 0;
+    }
+    const first = vs[lo]!;
+    const result = vs[hi - 1]! - first;
+    if (isCounter && lastDrop > lo) {
+      values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, true, isCounter, isRate);
+    } else if (isCounter && result > 0 && first >= 0 && !(first >= 2 * result)) {
+      // extrapolate's zero-point cut: the same operations on the same (cached) operands.
+      const toZero = sampled * (first / result);
+      if (toZero < toStart) {
+        let f = (sampled + toZero + toEnd) / sampled;
+        if (isRate) f /= rangeS;
+        values[i] = result * f;
+      } else {
+        values[i] = result * factor;
+      }
+    } else {
       values[i] = result * factor;
     }
     present[i] = 1;
     any = true;
   }
   return any;
+}
+
+/**
+ * regularShift: how many samples a window moves per step when the series' timestamps are
+ * integers at exactly one interval apart, the interval divides the step, and the window bounds
+ * are integers too (then every bound and timestamp sum below is exact); 0 otherwise. For such a
+ * series, if window i holds [lo, hi) with lo > 0 and hi + shift <= len, window i+1 holds
+ * [lo + shift, hi + shift): ts[lo-1] <= start - edge and ts[lo] > start - edge stay true with
+ * every term moved by step = shift * interval, and likewise ts[hi-1] <= end < ts[hi].
+ */
+function regularShift(s: SweepWindows): number {
+  const { ts, step } = s;
+  const len = ts.length;
+  if (len < 3 || !(step > 0) || !Number.isSafeInteger(step) || !Number.isSafeInteger(s.end0 + (s.n - 1) * step)) return 0;
+  if (!Number.isSafeInteger(s.end0) || !Number.isSafeInteger(s.rangeMs) || !Number.isSafeInteger(s.edgeMs)) return 0;
+  const t0 = ts[0]!;
+  const d = ts[1]! - t0;
+  if (!(d > 0) || !Number.isSafeInteger(t0) || !Number.isSafeInteger(ts[len - 1]!) || !Number.isSafeInteger(d) || step % d !== 0) return 0;
+  let want = t0;
+  for (let k = 1; k < len; k++) {
+    want += d;
+    if (ts[k] !== want) return 0;
+  }
+  return step / d;
 }
 
 // sweepMean is avg_over_time over every window of a series (see RollupFunction.sweep). When

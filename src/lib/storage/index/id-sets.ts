@@ -93,8 +93,8 @@ function sourcesSize(sources: readonly (readonly Float64Array[])[]): number {
   return n;
 }
 
-// compactMarked returns the IDs whose keep flag is set (ids itself when all are).
-function compactMarked(ids: Float64Array, keep: Uint8Array): Float64Array {
+/** compactMarked returns the IDs whose keep flag (0 or 1) is set, in order (ids itself when all are). */
+export function compactMarked(ids: Float64Array, keep: Uint8Array): Float64Array {
   let n = 0;
   for (let i = 0; i < keep.length; i++) n += keep[i]!;
   if (n === ids.length) return ids;

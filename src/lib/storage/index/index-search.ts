@@ -1,6 +1,6 @@
 import type { Labels } from '../../storageapi/api.ts';
 import { LimitExceededError } from '../../storageapi/errors.ts';
-import { EMPTY_IDS, intersectSourceRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
+import { compactMarked, EMPTY_IDS, intersectSourceRuns, markRuns, subtractIds, unionIds } from './id-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { KIND_DAY_LABEL, KIND_DAY_SERIES, dayPrefix, decodeText, encodeText } from './keys.ts';
 import { type CompiledMatcher, labelsMatch } from '../../storageapi/matchers.ts';
@@ -122,13 +122,7 @@ function idsWhereWithin(q: IndexQuery, day: number, m: CompiledMatcher, within: 
   forEachRangePrefix(q, day, m, (prefix) => {
     for (const runs of q.view.ascendingRunsBySource(prefix)) for (const run of runs) markRuns(within, [run], keep);
   });
-  let n = 0;
-  for (let i = 0; i < keep.length; i++) n += keep[i]!;
-  if (n === within.length) return within;
-  const out = new Float64Array(n);
-  n = 0;
-  for (let i = 0; i < keep.length; i++) if (keep[i] === 1) out[n++] = within[i]!;
-  return out;
+  return compactMarked(within, keep);
 }
 
 /**

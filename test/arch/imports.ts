@@ -92,7 +92,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/lib/intern': lib('flags'),
   'src/lib/metrics': lib('buildinfo', 'flags', 'logger', 'timer'),
   'src/lib/memory': lib('flags', 'metrics'),
-  'src/lib/httpserver': lib('flags', 'logger', 'metrics', 'timer'),
+  'src/lib/httpserver': lib('flags', 'logger', 'metrics', 'regexp', 'timer'),
   'src/lib/process': lib('buildinfo', 'flags', 'httpserver', 'intern', 'logger', 'memory', 'metrics', 'timer'),
   // The storage contract: types, errors, matcher and sample-dedup semantics. Nothing of any implementation.
   'src/lib/storageapi': lib('errors', 'regexp'),
@@ -132,7 +132,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   'src/app/insert': [...APP_INFRA, ...lib('cluster', 'keyedparse', 'protoparser', 'storageapi')],
   // select → httpproxy: the rules/alerts calls are forwarded to vmalert. select → bytes: JSON
   // answers are written as bytes with the one ByteWriter.
-  'src/app/select': [...APP_INFRA, ...lib('bytes', 'cluster', 'httpproxy', 'metadata', 'promql', 'protoparser', 'query', 'storageapi')],
+  'src/app/select': [...APP_INFRA, ...lib('bytes', 'cluster', 'httpproxy', 'metadata', 'promql', 'protoparser', 'query', 'regexp', 'storageapi')],
   'src/app/storage': [...APP_INFRA, ...lib('memory', 'storage', 'storagerpc')],
 
   // --- operator: cmd → controller → reconcile → factory → api; k8s and runtime underneath ---

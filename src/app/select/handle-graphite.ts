@@ -1,3 +1,4 @@
+import { quoteMeta } from '../../lib/regexp/index.ts';
 import { ApiError } from './errors.ts';
 import type { ReadContext } from './request-context.ts';
 import { DAY_MS } from './time-params.ts';
@@ -31,17 +32,13 @@ export function globToRegExp(segment: string): RegExp {
       if (end < 0) throw new Error(`unterminated "{" in ${JSON.stringify(segment)}`);
       re += `(?:${segment.slice(i + 1, end).split(',').map(escape).join('|')})`;
       i = end;
-    } else re += escape(ch);
+    } else re += quoteMeta(ch);
   }
   try {
     return new RegExp(`^${re}$`);
   } catch (err) {
     throw new Error(`invalid pattern ${JSON.stringify(segment)}: ${(err as Error).message}`, { cause: err });
   }
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** findNodes lists the distinct nodes at the query's depth among dotted metric names; branches and leaves apart. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RouteOptions } from 'fastify';
+import { quoteMeta } from '../regexp/index.ts';
 
 /**
  * PrefixAliases serves a route under further path prefixes without registering it again: a route
@@ -36,7 +37,7 @@ export class PrefixAliases {
       if (/[*(]/.test(aliased) || !aliased.split('/').every((s) => !s.includes(':') || /^:[A-Za-z_][A-Za-z0-9_]*$/.test(s))) {
         throw new Error(`cannot alias route "${route.url}": only whole ":name" segments can be parametric in an aliased route`);
       }
-      this.#dynamic.push({ head: aliased.slice(0, aliased.indexOf(':')), re: new RegExp(`^(${pathPattern(prefix)})${escapeRegExp(alias)}(${pathPattern(rest)})$`) });
+      this.#dynamic.push({ head: aliased.slice(0, aliased.indexOf(':')), re: new RegExp(`^(${pathPattern(prefix)})${quoteMeta(alias)}(${pathPattern(rest)})$`) });
     }
   };
 
@@ -74,9 +75,5 @@ export function aliasesOf(route: RouteOptions & { prefix?: string }): Array<{ al
 
 /** pathPattern matches a route path with whole-segment ":name" parameters. */
 function pathPattern(path: string): string {
-  return path.split('/').map((s) => (s.startsWith(':') ? '[^/]*' : escapeRegExp(s))).join('/');
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return path.split('/').map((s) => (s.startsWith(':') ? '[^/]*' : quoteMeta(s))).join('/');
 }

@@ -5,6 +5,7 @@
 import type { Expr, LabelMatcher, VectorSelector } from '../promql/index.ts';
 import { children, matchesEmpty } from '../promql/index.ts';
 import { compileMatcher, labelsMatch, type Labels } from '../storageapi/index.ts';
+import { quoteMeta } from '../regexp/index.ts';
 import { QueryError } from './errors.ts';
 import { getLabel, labelsKey, METRIC_NAME, setLabel } from './labels.ts';
 import { atMs, evalVectorSelector } from './selector.ts';
@@ -14,7 +15,6 @@ import { newSeries, type Series, type Value } from './types.ts';
 const IDENTIFYING = ['instance', 'job'] as const;
 
 const asStorage = (m: LabelMatcher): import('../storageapi/index.ts').LabelMatcher => ({ name: m.name, type: m.op, value: m.value });
-const quoteMeta = (s: string): string => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
 
 /** infoSignature: the info metric name plus the identifying labels a series carries. */
 function infoSignature(name: string, ls: Labels): string {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileAnchored, RegexpSyntaxError, translateRegexp } from './regexp.ts';
+import { compileAnchored, quoteMeta, RegexpSyntaxError, translateRegexp } from './regexp.ts';
 
 describe('compileAnchored', () => {
   const f = (re: string, input: string, want: boolean): void => {
@@ -59,5 +60,16 @@ describe('translateRegexp errors', () => {
     f('a{1001}', 'invalid repeat count');
     f('(?U)a', 'ungreedy flag');
     f('\\q', 'invalid escape sequence');
+  });
+});
+
+describe('quoteMeta', () => {
+  it('makes any text match itself literally, as RE2 and as a JavaScript RegExp', () => {
+    fc.assert(fc.property(fc.string(), fc.string(), (s, other) => {
+      const q = quoteMeta(s);
+      expect(compileAnchored(q).test(s)).toBe(true);
+      expect(new RegExp(`^${q}$`, 'su').test(s)).toBe(true);
+      expect(compileAnchored(q).test(other)).toBe(other === s);
+    }));
   });
 });

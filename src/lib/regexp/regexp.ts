@@ -248,3 +248,11 @@ export function compileAnchored(re: string): RegExp {
   cache.set(re, r);
   return r;
 }
+
+/**
+ * quoteMeta escapes every regexp metacharacter of s, so that the result matches s literally both
+ * as an RE2 (PromQL, Prometheus config) pattern and as a JavaScript RegExp source.
+ */
+export function quoteMeta(s: string): string {
+  return s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+}

@@ -97,14 +97,11 @@ export class IndexView {
       if (runs.length > 0) out.push(runs);
     }
     for (const m of this.#mems) {
-      // The ID key ends each item (the value before it has any length).
-      const from = lowerBound(m, prefix);
-      const to = lowerBound(m, prefix + '\u0100', from);
-      if (to === from) continue;
-      const ids = new Float64Array(to - from);
-      for (let i = from; i < to; i++) ids[i - from] = readIdKey(m[i]!, m[i]!.length - 8);
+      const ids: number[] = [];
+      appendIds(m, prefix, prefix + '\u0100', ids);
+      if (ids.length === 0) continue;
       const runs: Float64Array[] = [];
-      splitAscending(ids, runs);
+      splitAscending(Float64Array.from(ids), runs);
       out.push(runs);
     }
     return out;
@@ -177,6 +174,7 @@ function textsAfter(c: ItemCursor, prefix: string): string[] {
 function appendIds(items: readonly string[], prefix: string, upper: string, out: number[]): boolean {
   const from = lowerBound(items, prefix);
   const to = lowerBound(items, upper, from);
-  for (let i = from; i < to; i++) out.push(readIdKey(items[i]!, prefix.length));
+  // The ID key ends each item: right after prefix, or after the rest of a value prefix ends inside.
+  for (let i = from; i < to; i++) out.push(readIdKey(items[i]!, items[i]!.length - 8));
   return to === items.length;
 }

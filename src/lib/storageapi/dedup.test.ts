@@ -98,6 +98,26 @@ describe('sortSamples', () => {
     }));
   });
 
+  it('is a stable sort moving value bits, for samples moved a few places (two requests of adjacent scrapes interleaved)', () => {
+    // Moves of 1..6 places straddle the local-disorder limit, so both sorts are taken.
+    const input = fc.integer({ min: 0, max: 120 }).chain((n) => fc.tuple(
+      fc.array(fc.tuple(fc.nat(Math.max(0, n - 1)), fc.integer({ min: 1, max: 6 })), { maxLength: 12 }),
+      fc.integer({ min: 0, max: 2 }),
+      bitsOf(n),
+    ).map(([moves, dupEvery, bits]) => {
+      const ts = Array.from({ length: n }, (_, i) => 1000 + 15 * (dupEvery > 0 ? Math.floor(i / dupEvery) * dupEvery : i));
+      for (const [at, by] of moves) {
+        if (at < by) continue;
+        const [t] = ts.splice(at, 1);
+        ts.splice(at - by, 0, t!);
+      }
+      return { ts, bits };
+    }));
+    fc.assert(fc.property(input, ({ ts, bits }) => {
+      expect(sorted(ts, bits)).toEqual(reference(ts, bits));
+    }), { numRuns: 500 });
+  });
+
   it('is a stable sort moving value bits, for any order (past the insertion budget too)', () => {
     const input = fc.integer({ min: 0, max: 400 }).chain((n) => fc.tuple(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: n, maxLength: n }), bitsOf(n)));
     fc.assert(fc.property(input, ([ts, bits]) => {

@@ -30,20 +30,38 @@ export function winsDuplicate(a: number, b: number): boolean {
  * sortSamples orders ts[0..n) ascending, moving vals along (stable, by raw bits). In place.
  * Samples arrive as a few ascending runs (one per part or block a search or merge read, buffers
  * in arrival order) or nearly in order (a few out of place where concurrent requests met). Few
- * runs are merged (linear per pass, however far apart their ranges); many runs with short
- * displacements are insertion-sorted; anything else falls back to merging every run.
+ * runs are merged (linear per pass, however far apart their ranges) unless every run starts
+ * within NEAR places of where it belongs; those, and many runs with short displacements, are
+ * insertion-sorted; anything else falls back to merging every run.
  */
 export function sortSamples(ts: Float64Array, vals: Float64Array, n: number): void {
   let i = 1;
   while (i < n && !(ts[i - 1]! > ts[i]!)) i++;
   if (i >= n) return;
   let runs = 2;
-  for (let j = i + 1; j < n && runs <= MERGE_RUNS_DIRECTLY; j++) if (ts[j - 1]! > ts[j]!) runs++;
-  if (runs <= MERGE_RUNS_DIRECTLY || !insertionSort(ts, vals, i, n, 4 * n + 64)) mergeRuns(ts, vals, n);
+  let near = isNear(ts, i);
+  for (let j = i + 1; j < n && runs <= MERGE_RUNS_DIRECTLY; j++) {
+    if (ts[j - 1]! > ts[j]!) {
+      runs++;
+      near &&= isNear(ts, j);
+    }
+  }
+  if ((runs <= MERGE_RUNS_DIRECTLY && !near) || !insertionSort(ts, vals, i, n, 4 * n + 64)) mergeRuns(ts, vals, n);
 }
 
 // Up to this many ascending runs are merged at once (at most log2 of it passes over the samples).
 const MERGE_RUNS_DIRECTLY = 32;
+
+// NEAR: a run whose first sample belongs at most this many places back is a local disorder. A
+// flushed buffer's series is like that (two requests' rows of adjacent scrapes interleaved): there
+// the merge passes, which copy every sample per pass, cost ~14 ns per sample at 52 samples per
+// series against ~3 for the insertion sort.
+const NEAR = 4;
+
+// isNear reports whether ts[j] belongs within NEAR places before j (ts[j - 1] > ts[j]).
+function isNear(ts: Float64Array, j: number): boolean {
+  return j <= NEAR || !(ts[j - NEAR - 1]! > ts[j]!);
+}
 
 // insertionSort sorts ts[0..n) (sorted before `from`) by shifting samples back one at a time,
 // stable, values moved as raw bits; gives up (returning false) after `budget` shifts, leaving a

@@ -1,5 +1,5 @@
 import type { ByteWriter } from '../../bytes/index.ts';
-import { maybeCompressTransient } from './zstd.ts';
+import { blockZstdLevel, maybeCompressTransient } from './zstd.ts';
 
 // Timestamps of a block are strictly ascending integers in ms. The first one is kept by the
 // caller (the block header's minTs), so the stream starts at the first delta. Scrapes at a fixed
@@ -21,7 +21,7 @@ export const MAX_TIMESTAMP_ABS = 2 ** 50;
 
 /**
  * encodeTimestamps appends ts[start..end) (strictly ascending integers, at least one) to w and
- * returns the encoding byte. zstdLevel 0 disables compression.
+ * returns the encoding byte. zstdLevel 0 disables compression; blocks of few rows stay raw (blockZstdLevel).
  */
 export function encodeTimestamps(ts: Float64Array, start: number, end: number, w: ByteWriter, zstdLevel: number): number {
   const n = end - start;
@@ -44,8 +44,9 @@ export function encodeTimestamps(ts: Float64Array, start: number, end: number, w
     prevDelta = d;
   }
   w.writeUvarint(prevDelta);
-  if (zstdLevel > 0) {
-    const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), zstdLevel);
+  const level = blockZstdLevel(zstdLevel, n);
+  if (level > 0) {
+    const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), level);
     if (packed) {
       w.pos = begin;
       w.writeBytes(packed);

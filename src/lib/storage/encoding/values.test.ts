@@ -5,6 +5,7 @@ import { ENC_ZSTD, TS_CONST_DELTA, TS_DELTA_OF_DELTA, TS_DELTA_OF_DELTA_TAIL, en
 import { decodeTimestamps } from './timestamps-decode.ts';
 import { V_CONST, V_DECIMAL_DELTA2_TAIL, V_DECIMAL_DELTA_TAIL, V_FLOAT_XOR, ValueEncoder } from './values.ts';
 import { decodeValues } from './values-decode.ts';
+import { MIN_COMPRESS_ROWS } from './zstd.ts';
 import { STALE_NAN, isStaleNaN } from '../../storageapi/stale.ts';
 
 function bitsOf(a: Float64Array): string[] {
@@ -111,6 +112,55 @@ describe('ValueEncoder', () => {
     const out = new Float64Array(5);
     decodeValues(enc, w.copy(), 3, out, 2, 'slice');
     expect(Array.from(out)).toEqual([0, 0, 1, 2, 3]);
+  });
+});
+
+describe('zstd by rows per block', () => {
+  // A counter with increments from a small set: ~2 varint bytes a value that zstd shrinks.
+  const counter = (n: number) => {
+    let x = 777;
+    let v = 1e6;
+    return Float64Array.from({ length: n }, () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (v += 600 + ((x >>> 16) % 8) * 100);
+    });
+  };
+  const jittered = (n: number) => Float64Array.from({ length: n }, (_, i) => 1.7e12 + i * 15_000 + ((i * 7919) % 997));
+
+  it('leaves the streams of blocks under MIN_COMPRESS_ROWS raw and compresses those at or above it', () => {
+    const f = (rows: number, level: number, wantZstd: boolean) => {
+      const vals = counter(rows);
+      const w = new ByteWriter();
+      const enc = new ValueEncoder(level).encode(vals, 0, rows, w);
+      expect((enc & ENC_ZSTD) !== 0).toBe(wantZstd);
+      const out = new Float64Array(rows);
+      decodeValues(enc, w.copy(), rows, out, 0, 'rows');
+      expect(bitsOf(out)).toEqual(bitsOf(vals));
+      const ts = jittered(rows);
+      const tw = new ByteWriter();
+      const tsEnc = encodeTimestamps(ts, 0, rows, tw, level);
+      expect((tsEnc & ENC_ZSTD) !== 0).toBe(wantZstd);
+      const tsOut = new Float64Array(rows);
+      decodeTimestamps(tsEnc, tw.copy(), rows, ts[0]!, tsOut, 0, 'rows');
+      expect(Array.from(tsOut)).toEqual(Array.from(ts));
+    };
+    f(MIN_COMPRESS_ROWS - 1, 3, false);
+    f(MIN_COMPRESS_ROWS, 3, true);
+    f(1440, 1, true);
+    // level 0 (flushes) never compresses
+    f(1440, 0, false);
+  });
+
+  it('chooses the delta form of a raw block by varint bytes alone', () => {
+    // Increments uniform in [600, 1400): under zstd the plain deltas win (test above), raw the
+    // delta-of-deltas' shorter varints.
+    let x = 12345;
+    let v = 1e9;
+    const vals = Float64Array.from({ length: MIN_COMPRESS_ROWS - 1 }, () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (v += 600 + (x >>> 16) % 800);
+    });
+    expect(new ValueEncoder(3).encode(vals, 0, vals.length, new ByteWriter())).toBe(new ValueEncoder(0).encode(vals, 0, vals.length, new ByteWriter()));
   });
 });
 

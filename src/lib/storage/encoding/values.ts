@@ -1,7 +1,7 @@
 import { type ByteWriter, varintLen } from '../../bytes/index.ts';
 import { decimalExponent, NOT_DECIMAL, toMantissa } from './decimal.ts';
 import { ENC_ZSTD } from './timestamps.ts';
-import { MIN_COMPRESS_BYTES, maybeCompressTransient } from './zstd.ts';
+import { MIN_COMPRESS_BYTES, blockZstdLevel, maybeCompressTransient } from './zstd.ts';
 
 // Value encodings (the byte is stored in the block header; ENC_ZSTD is or-ed in when compressed;
 // values-decode.ts reads them):
@@ -33,7 +33,7 @@ export class ValueEncoder {
   #exceptions: number[] = [];
   readonly zstdLevel: number;
 
-  /** zstdLevel 0 disables compression. */
+  /** zstdLevel 0 disables compression; blocks of few rows stay raw (blockZstdLevel). */
   constructor(zstdLevel: number) {
     this.zstdLevel = zstdLevel;
   }
@@ -45,9 +45,10 @@ export class ValueEncoder {
       writeRawBits(vals, start, w);
       return V_CONST;
     }
-    const kind = this.#encodeDecimal(vals, start, end, w) ?? encodeXor(vals, start, end, w);
-    if (this.zstdLevel > 0) {
-      const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), this.zstdLevel);
+    const level = blockZstdLevel(this.zstdLevel, end - start);
+    const kind = this.#encodeDecimal(vals, start, end, w, level > 0) ?? encodeXor(vals, start, end, w);
+    if (level > 0) {
+      const packed = maybeCompressTransient(w.buf.subarray(begin, w.pos), level);
       if (packed) {
         w.pos = begin;
         w.writeBytes(packed);
@@ -57,7 +58,7 @@ export class ValueEncoder {
     return kind;
   }
 
-  #encodeDecimal(vals: Float64Array, start: number, end: number, w: ByteWriter): number | undefined {
+  #encodeDecimal(vals: Float64Array, start: number, end: number, w: ByteWriter, zstd: boolean): number | undefined {
     const n = end - start;
     if (this.#mantissas.length < n) this.#mantissas = new Float64Array(n * 2);
     const ms = this.#mantissas;
@@ -99,7 +100,7 @@ export class ValueEncoder {
     let lead = 0;
     while (lead < exc.length && exc[lead] === lead) lead++;
     for (let i = 0; i < lead; i++) ms[i] = ms[lead]!;
-    const delta2 = n >= 3 && useDelta2(ms, n, this.zstdLevel > 0);
+    const delta2 = n >= 3 && useDelta2(ms, n, zstd);
     w.writeVarint(exp);
     w.writeUvarint(exc.length);
     let last = 0;

@@ -16,6 +16,22 @@ import { inflateTransient } from './zstd-decompressor.ts';
 export const MIN_COMPRESS_BYTES = 256;
 
 /**
+ * MIN_COMPRESS_ROWS is the fewest rows of a block whose streams are worth zstd frames. Blocks of
+ * fewer rows belong to parts that merges rewrite soon (flushed parts have a few dozen rows per
+ * series; merging 4 of them at 10k series gives ~210): a frame costs ~16 ns per value there
+ * (Huffman tables built per frame; zstd's levels -1..3 cost the same at this size, and levels of
+ * -3 and below leave literals raw, saving ~1.5%) to save ~5% of bytes that live seconds, and a
+ * search of such a part inflates it again. 256, below the 360 rows of a merged 6 h at minute
+ * scrapes (the L bench), which stays compressed.
+ */
+export const MIN_COMPRESS_ROWS = 256;
+
+/** blockZstdLevel is the zstd level for the streams of a block of `rows` rows written at `level` (0: raw). */
+export function blockZstdLevel(level: number, rows: number): number {
+  return rows < MIN_COMPRESS_ROWS ? 0 : level;
+}
+
+/**
  * maybeCompressTransient returns zstd(raw) when that saves at least a 32nd of the bytes, else
  * undefined (store raw); an eighth left a third of the S bench's merged value bytes raw in streams
  * zstd shrank by 5-12%. level is a zstd level (1 fast … 19 small). The bytes may be a view of a

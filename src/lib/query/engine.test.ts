@@ -80,6 +80,18 @@ describe('closedWindows (Prometheus 2 windows)', () => {
   });
 });
 
+// withSearch is the fixture's searcher with another searchSeries.
+function withSearch(searchSeries: Searcher['searchSeries']): Searcher {
+  return {
+    searchLabelSets: db.searchLabelSets.bind(db),
+    labelNames: db.labelNames.bind(db),
+    labelValues: db.labelValues.bind(db),
+    seriesCount: db.seriesCount.bind(db),
+    tsdbStatus: db.tsdbStatus.bind(db),
+    searchSeries,
+  };
+}
+
 describe('query limits and statistics', () => {
   const fails = async (query: string, opts: Partial<QueryOptions>, flag: string, isRange = false): Promise<void> => {
     const o = { ...OPTS, ...opts };
@@ -104,24 +116,17 @@ describe('query limits and statistics', () => {
   // before the next is pulled. This searcher hands every series out in the same arrays (against
   // the Searcher contract), so only a consumer that finishes each series first sees every value.
   it('reads a selector written once series by series', async () => {
-    const reused: Searcher = {
-      searchLabelSets: db.searchLabelSets.bind(db),
-      labelNames: db.labelNames.bind(db),
-      labelValues: db.labelValues.bind(db),
-      seriesCount: db.seriesCount.bind(db),
-      tsdbStatus: db.tsdbStatus.bind(db),
-      async *searchSeries(q, signal) {
-        let ts: Float64Array | undefined;
-        let vs: Float64Array | undefined;
-        for await (const s of db.searchSeries(q, signal)) {
-          ts ??= new Float64Array(s.timestamps.length);
-          vs ??= new Float64Array(s.values.length);
-          ts.set(s.timestamps);
-          vs.set(s.values);
-          yield { labels: s.labels, timestamps: ts.subarray(0, s.timestamps.length), values: vs.subarray(0, s.values.length) };
-        }
-      },
-    };
+    const reused = withSearch(async function* (q, signal) {
+      let ts: Float64Array | undefined;
+      let vs: Float64Array | undefined;
+      for await (const s of db.searchSeries(q, signal)) {
+        ts ??= new Float64Array(s.timestamps.length);
+        vs ??= new Float64Array(s.values.length);
+        ts.set(s.timestamps);
+        vs.set(s.values);
+        yield { labels: s.labels, timestamps: ts.subarray(0, s.timestamps.length), values: vs.subarray(0, s.values.length) };
+      }
+    });
     const f = async (query: string, want: Record<string, number>) => {
       const r = await instant(reused, query, 10 * MIN, OPTS);
       expect(r.type === 'vector' && Object.fromEntries(r.vector.map((s) => [show(s.labels), s.value]))).toEqual(want);
@@ -129,6 +134,25 @@ describe('query limits and statistics', () => {
     await f('gauge', { 'gauge{job="a"}': 7, 'gauge{job="b"}': 10, 'gauge{job="c"}': 4 });
     await f('gauge / ignoring(__name__) counter{job="a"}', { '{job="a"}': 0.07 });
     await f('sum(gauge)', { '{}': 21 });
+  });
+
+  // A storage search holds its parts until its generator finishes: a query that stops reading
+  // (over a limit) must end it, streamed (a rollup) or fetched whole (a selector used twice).
+  it('ends the storage search when a fetch goes over the samples limit', async () => {
+    const open: number[] = [];
+    const tracked = withSearch(async function* (q, signal) {
+      open.push(1);
+      try {
+        yield* db.searchSeries(q, signal);
+      } finally {
+        open.pop();
+      }
+    });
+    for (const query of ['sum_over_time(gauge[10m])', 'gauge + gauge']) {
+      const p = instant(tracked, query, 10 * MIN, { ...OPTS, maxSamples: 5 });
+      await expect(p).rejects.toSatisfy((e: unknown) => e instanceof LimitExceededError && e.flag === 'search.maxSamplesPerQuery');
+      expect(open).toEqual([]);
+    }
   });
 
   it('stops when the signal is aborted', async () => {

@@ -2,7 +2,7 @@
 // distinct (matchers, time range) per query, limits and statistics.
 
 import type { VectorSelector } from '../promql/index.ts';
-import { isStaleNaN, LimitExceededError, type LabelMatcher, type SearchQuery } from '../storageapi/index.ts';
+import { isStaleNaN, LimitExceededError, type LabelMatcher, type SearchQuery, type SeriesSamples } from '../storageapi/index.ts';
 import type { QueryState } from './query-state.ts';
 import type { RawSeries } from './types.ts';
 
@@ -66,13 +66,35 @@ async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: Q
 }
 
 // searchRaw runs one storage search, counting series and samples against the query's limits;
-// borrow: see SearchQuery.borrow.
-async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): AsyncGenerator<RawSeries> {
-  if (maxT < minT) return;
-  for await (const s of st.searcher.searchSeries(searchQuery(sets, minT, maxT, st, borrow), st.signal)) {
-    countFetched(s.timestamps.length, st);
-    yield { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false };
-  }
+// borrow: see SearchQuery.borrow. It maps the storage's iterator step by step instead of wrapping
+// it in another async generator: a generator layer costs every series a few more promise turns
+// (an instant query's series are a few samples each, so those turns were a large part of them).
+function searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): AsyncIterable<RawSeries> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<RawSeries> {
+      if (maxT < minT) return { next: () => Promise.resolve({ done: true, value: undefined }) };
+      const it = st.searcher.searchSeries(searchQuery(sets, minT, maxT, st, borrow), st.signal)[Symbol.asyncIterator]();
+      const step = (r: IteratorResult<SeriesSamples>): IteratorResult<RawSeries> | Promise<never> => {
+        if (r.done === true) return r;
+        const s = r.value;
+        try {
+          countFetched(s.timestamps.length, st);
+        } catch (err) {
+          // Over a limit: end the storage search (it unpins its parts) before failing.
+          return Promise.resolve(it.return?.()).then(() => Promise.reject(err as Error));
+        }
+        return { done: false, value: { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false } };
+      };
+      return {
+        next: () => it.next().then(step),
+        // Stopping early (a limit, an error in the consumer) ends the storage search and its pins.
+        return: async (): Promise<IteratorResult<RawSeries>> => {
+          await it.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }
 
 function searchQuery(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): SearchQuery {

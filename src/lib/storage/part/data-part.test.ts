@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataPart, SeriesBlockCursor } from './data-part.ts';
 import { LruCache } from '../common/lru-cache.ts';
+import { CorruptDataError } from '../common/errors.ts';
 import { PartWriter } from './part-writer.ts';
 import { SeriesScratch } from './series-scratch.ts';
 
@@ -64,6 +65,27 @@ describe('SeriesBlockCursor.readSeries', () => {
     }
     part.release();
     if (values !== undefined) expect(values.size).toBe(0);
+  });
+
+  it('names the series and the part when a block does not decode, keeping the cause', () => {
+    const { dir, name } = writePart();
+    // Cut the timestamp file short: series 2's blocks come last, so its read comes up short.
+    const tsFile = join(dir, name, 'timestamps.bin');
+    const bytes = readFileSync(tsFile);
+    writeFileSync(tsFile, bytes.subarray(0, bytes.length - 1));
+    const part = DataPart.open(dir, name, new LruCache(1 << 20));
+    const s = new SeriesScratch();
+    expect(new SeriesBlockCursor(part, -Infinity, Infinity).readSeries(1, s)).toBe(3);
+    let err: unknown;
+    try {
+      new SeriesBlockCursor(part, -Infinity, Infinity).readSeries(2, s);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CorruptDataError);
+    expect((err as Error).message).toMatch(new RegExp(`^cannot read series 2 of part ".*${name}": cannot read a block of part .*short read`));
+    expect((err as Error).cause).toBeInstanceOf(CorruptDataError);
+    part.release();
   });
 });
 

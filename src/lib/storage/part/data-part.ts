@@ -108,17 +108,26 @@ export class DataPart {
     const ts = new SpanReader(this.#tsFd, false, wanted);
     const vals = new SpanReader(this.#valFd, true, wanted);
     const cache = this.#values;
+    // Every block of a search passes here: no object, closure or message text per block. The
+    // caller names the series when a block does not decode (SeriesBlockCursor.readSeries).
+    const what = `a block of part "${this.path}"`;
+    const b = emptyBlockFields();
+    let vh: BlockHeaders | undefined;
+    let vj = 0;
+    const readVals = (): Uint8Array => vals.read(vh!, vj, what);
     return (h, j, outTs, outVals, off, minTs) => {
-      const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
       const tsBytes = ts.read(h, j, what);
-      const b = blockFields(h, j);
+      setBlockFields(b, h, j);
+      vh = h;
+      vj = j;
       if (cache !== undefined && (b.valEnc & ENC_ZSTD) !== 0 && minTs !== undefined && minTs > b.minTs) {
         // A tail decode (an instant query's window) needs a few samples, but the whole frame is
         // inflated first: that, not the decoding, is its cost, so the inflated stream is kept.
-        const plain = this.#plainValues(cache, h, j, () => vals.read(h, j, what), what);
-        return decodeBlock({ ...b, valEnc: b.valEnc & ~ENC_ZSTD }, tsBytes, () => plain, outTs, outVals, off, what, minTs);
+        const plain = this.#plainValues(cache, h, j, readVals, what);
+        b.valEnc &= ~ENC_ZSTD;
+        return decodeBlock(b, tsBytes, () => plain, outTs, outVals, off, what, minTs);
       }
-      return decodeBlock(b, tsBytes, () => vals.read(h, j, what), outTs, outVals, off, what, minTs);
+      return decodeBlock(b, tsBytes, readVals, outTs, outVals, off, what, minTs);
     };
   }
 
@@ -191,6 +200,22 @@ export function blockFields(h: BlockHeaders, j: number): BlockFields {
   return { rows: h.rows[j]!, minTs: h.minTs[j]!, maxTs: h.maxTs[j]!, tsEnc: h.tsEnc[j]!, valEnc: h.valEnc[j]! };
 }
 
+type MutableBlockFields = { -readonly [K in keyof BlockFields]: BlockFields[K] };
+
+// emptyBlockFields makes the object setBlockFields refills for each block.
+function emptyBlockFields(): MutableBlockFields {
+  return { rows: 0, minTs: 0, maxTs: 0, tsEnc: 0, valEnc: 0 };
+}
+
+/** setBlockFields is blockFields into an object reused across blocks. */
+function setBlockFields(b: MutableBlockFields, h: BlockHeaders, j: number): void {
+  b.rows = h.rows[j]!;
+  b.minTs = h.minTs[j]!;
+  b.maxTs = h.maxTs[j]!;
+  b.tsEnc = h.tsEnc[j]!;
+  b.valEnc = h.valEnc[j]!;
+}
+
 type ByteSource = (which: 'ts' | 'vals', offset: number, size: number, what: string) => Uint8Array;
 
 const READ_AHEAD_BYTES = 256 * 1024;
@@ -256,6 +281,27 @@ export class SeriesBlockCursor {
   #h: BlockHeaders | undefined;
   #reader: BlockReader | undefined;
 
+  // The per-block steps of readSeries, made once per cursor (a search calls them for every block):
+  // the state of the series being read is in the fields below.
+  #s: SeriesScratch | undefined;
+  #lastTs = -Infinity;
+  #blocks = 0;
+  #bh: BlockHeaders | undefined;
+  #bj = 0;
+  readonly #fields = emptyBlockFields();
+  readonly #decode = (fromTs: number): number => {
+    const s = this.#s!;
+    return this.#reader!(this.#bh!, this.#bj, s.ts, s.vals, s.n, fromTs);
+  };
+  readonly #appendBlock = (h: BlockHeaders, j: number): void => {
+    setBlockFields(this.#fields, h, j);
+    this.#bh = h;
+    this.#bj = j;
+    appendSourceBlock(this.#s!, this.#fields, this.#lastTs, this.#minTs, this.#maxTs, this.#decode, 'the series');
+    this.#lastTs = h.maxTs[j]!;
+    this.#blocks++;
+  };
+
   /** ids, when given, are all the series the caller will ask for (ascending): reads then span the nearby ones. */
   constructor(part: DataPart, minTs: number, maxTs: number, ids?: Float64Array) {
     this.part = part;
@@ -302,19 +348,20 @@ export class SeriesBlockCursor {
    * readSeries appends the samples of every matching block of series id to s, in time order
    * (strictly ascending timestamps: the part's blocks of one series do not overlap, which is
    * checked here), reading ahead through the part's files. Returns the number of blocks read.
+   * Throws CorruptDataError naming the series and the part when a block does not decode.
    */
   readSeries(id: number, s: SeriesScratch): number {
     this.#reader ??= this.part.searchReader(this.wanted);
-    const read = this.#reader;
-    let blocks = 0;
-    let lastTs = -Infinity;
-    const what = `series ${id} of part "${this.part.path}"`;
-    this.collect(id, (h, j) => {
-      appendSourceBlock(s, blockFields(h, j), lastTs, this.#minTs, this.#maxTs, (fromTs) => read(h, j, s.ts, s.vals, s.n, fromTs), what);
-      lastTs = h.maxTs[j]!;
-      blocks++;
-    });
-    return blocks;
+    this.#s = s;
+    this.#lastTs = -Infinity;
+    this.#blocks = 0;
+    try {
+      this.collect(id, this.#appendBlock);
+    } catch (err) {
+      if (err instanceof CorruptDataError) throw new CorruptDataError(`cannot read series ${id} of part "${this.part.path}": ${err.message}`, { cause: err });
+      throw err;
+    }
+    return this.#blocks;
   }
 }
 

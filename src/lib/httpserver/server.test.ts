@@ -107,6 +107,22 @@ describe('Basic auth', () => {
     const res = await get(`${s.base}/echo`);
     expect(res.headers['www-authenticate']).toBe('Basic realm="Restricted"');
   });
+
+  it('counts answered requests, rejected credentials and error statuses by route', async () => {
+    const s = await start({ basicAuth: { username: 'u', password: 'p' } });
+    const auth = { authorization: basic('u:p') };
+    const count = async (series: string) => {
+      const m = (await get(`${s.base}/metrics`, auth)).body.split('\n').find((l) => l.startsWith(`${series} `));
+      return m === undefined ? 0 : Number(m.slice(series.length + 1));
+    };
+    const names = ['test_http_requests_total{path="/echo"}', 'test_http_auth_errors_total{path="/echo"}', 'test_http_request_errors_total{path="/echo",code="401"}'];
+    const before = await Promise.all(names.map(count));
+    expect((await get(`${s.base}/echo`)).status).toBe(401);
+    expect((await get(`${s.base}/echo`, { authorization: basic('u:x') })).status).toBe(401);
+    expect((await get(`${s.base}/echo`, auth)).status).toBe(200);
+    const after = await Promise.all(names.map(count));
+    expect(after.map((n, i) => n - before[i]!)).toEqual([3, 2, 2]);
+  });
 });
 
 describe('path prefix', () => {

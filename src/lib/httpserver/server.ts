@@ -166,16 +166,17 @@ export class HttpServer {
       rawRequests.inc();
       res.on('finish', onRawFinish);
     };
-    this.app.addHook('onRequest', async (req, reply) => {
+    // Callback hooks, not async ones: fastify chains an async hook's promise, a promise and a
+    // microtask turn more per hook and request. A request #authorize answered ends its hooks.
+    this.app.addHook('onRequest', (req, reply, done) => {
       const path = req.routeOptions.url ?? 'unsupported';
       requests.inc({ path });
-      if (!this.#authorize(req, reply)) {
-        authFailures.inc({ path });
-        return reply;
-      }
+      if (this.#authorize(req, reply)) done();
+      else authFailures.inc({ path });
     });
-    this.app.addHook('onResponse', async (req, reply) => {
+    this.app.addHook('onResponse', (req, reply, done) => {
       if (reply.statusCode >= 400 && errorsByRoute) errors.inc({ path: req.routeOptions.url ?? 'unsupported', code: String(reply.statusCode) });
+      done();
     });
     this.app.setNotFoundHandler(async (req, reply) => reply.code(404).type('text/plain').send(`unsupported path requested: ${JSON.stringify(req.url.split('?')[0])}`));
     this.app.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {

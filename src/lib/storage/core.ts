@@ -9,6 +9,7 @@ import { Partition, type PartitionOptions } from './partition.ts';
 import { BufferMemory, BufferPool, RawBuffer } from './buffer/raw-buffer.ts';
 import { CacheGroup } from './series-cache.ts';
 import { LabelPairs } from './label-pairs.ts';
+import { ScratchPool } from './part/series-scratch.ts';
 import { DeletedSeries, TenantState } from './tenant-state.ts';
 import type { Wal } from './wal/wal.ts';
 
@@ -77,6 +78,8 @@ export class StorageCore {
   active: RawBuffer;
   sealed: RawBuffer[] = [];
   readonly bufferPool: BufferPool;
+  /** scratches lends searches their sample buffers. */
+  readonly scratches = new ScratchPool();
   /** maxSeriesId is the highest series ID handed out. */
   maxSeriesId = 0;
   #gen = 1;

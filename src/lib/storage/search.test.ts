@@ -72,6 +72,37 @@ describe('searchSeries read path', () => {
     await s.close();
   });
 
+  it('gives interleaved borrowing searches buffers of their own, and reuses them once a search ends', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const rows = [];
+    for (let k = 0; k < 4; k++) for (let i = 0; i < 200; i++) rows.push(row({ __name__: 'up', k: String(k) }, T0 - 300_000 + i * 1000, k * 1e4 + i));
+    await s.addRows(DEFAULT_TENANT, rows);
+    await s.forceFlush();
+    const q = { ...upQ(T0 - 300_000, T0), borrow: true };
+    const owned = await collect(s.searchSeries(upQ(T0 - 300_000, T0), never()));
+    // Two searches step by step in turn: each series is read before either search moves on.
+    const a = s.searchSeries(q, never())[Symbol.asyncIterator]();
+    const b = s.searchSeries(q, never())[Symbol.asyncIterator]();
+    const gotA: Record<string, number[]> = {};
+    const gotB: Record<string, number[]> = {};
+    const used = new Set<ArrayBufferLike>();
+    for (;;) {
+      const [x, y] = [await a.next(), await b.next()];
+      if (x.done === true || y.done === true) break;
+      for (const [got, v] of [[gotA, x.value], [gotB, y.value]] as const) {
+        got[v.labels.map((l) => `${l.name}=${l.value}`).join(',')] = [...v.values];
+        used.add(v.values.buffer);
+      }
+    }
+    expect(used.size).toBe(2);
+    const values = Object.fromEntries(Object.values(owned).map((pairs, i) => [i, pairs.map(([, v]) => v)]));
+    expect(Object.values(gotA)).toEqual(Object.values(values));
+    expect(Object.values(gotB)).toEqual(Object.values(values));
+    // A search after both ended takes one of their buffers instead of a fresh one.
+    for await (const x of s.searchSeries(q, never())) expect(used.has(x.values.buffer)).toBe(true);
+    await s.close();
+  });
+
   it('deduplicates on read a part written without deduplication', async () => {
     const dir = dirs.make();
     const clock = new FakeClock();

@@ -9,7 +9,7 @@ import { type IndexQuery, searchIds } from './index/index-search.ts';
 import { KIND_DAY_SERIES, MS_PER_DAY, dayKey, dayOf, readDayKey, readIdKey, readTenantKey, tenantKey } from './index/keys.ts';
 import { type CompiledMatcher, compileMatcher } from '../storageapi/matchers.ts';
 import { dayRange } from './retention.ts';
-import { SeriesScratch } from './part/series-scratch.ts';
+import type { SeriesScratch } from './part/series-scratch.ts';
 
 export { checkTenant };
 
@@ -82,9 +82,11 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
   const scope = openSeriesScope(core, q, signal);
   if (scope === undefined) return;
   const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
+  let scratch: SeriesScratch | undefined;
   try {
     const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs, ids));
-    const s = new SeriesScratch();
+    const s = core.scratches.take();
+    scratch = s;
     let work = 0;
     for (const id of ids) {
       s.reset();
@@ -113,6 +115,8 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
       signal.throwIfAborted();
     }
   } finally {
+    // The caller is done with the last series (borrowed views included) once the search ends.
+    if (scratch !== undefined) core.scratches.give(scratch);
     scope.release();
   }
 }

@@ -62,3 +62,33 @@ export class SeriesScratch {
     this.n = hi - lo;
   }
 }
+
+/**
+ * ScratchPool lends SeriesScratch objects to searches. A fresh scratch is two zero-filled 8 KiB
+ * arrays, grown (and copied) for longer series, freed by a garbage collection: for a query of a
+ * few series that was as much as reading them (in-process, i:one_series and r:one_series at S).
+ * It keeps at most maxKept scratches of at most maxCapacity samples; one that grew larger is
+ * dropped. A scratch given back must no longer be read (SearchQuery.borrow's views included).
+ */
+export class ScratchPool {
+  readonly #free: SeriesScratch[] = [];
+  readonly #maxKept: number;
+  readonly #maxCapacity: number;
+
+  constructor(maxKept = 4, maxCapacity = 16 * 1024) {
+    this.#maxKept = maxKept;
+    this.#maxCapacity = maxCapacity;
+  }
+
+  /** take returns an empty scratch, a kept one when there is one. */
+  take(): SeriesScratch {
+    const s = this.#free.pop() ?? new SeriesScratch();
+    s.reset();
+    return s;
+  }
+
+  /** give hands s back once its user is done with it. */
+  give(s: SeriesScratch): void {
+    if (this.#free.length < this.#maxKept && s.ts.length <= this.#maxCapacity && !this.#free.includes(s)) this.#free.push(s);
+  }
+}

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 
 /** constantTimeEqual compares two strings without leaking where they differ (length aside). */
 export function constantTimeEqual(a: string, b: string): boolean {
+  const { timingSafeEqual } = process.getBuiltinModule('node:crypto');
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);
   if (ab.length !== bb.length) {

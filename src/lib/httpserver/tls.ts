@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { getCiphers, type SecureContextOptions, type SecureVersion, type Server as TlsServer } from 'node:tls';
+import type { SecureContextOptions, SecureVersion, Server as TlsServer } from 'node:tls';
 
 /** TlsOptions mirror -tlsCertFile, -tlsKeyFile, -tlsMinVersion and -tlsCipherSuites. */
 export interface TlsOptions {
@@ -42,7 +42,7 @@ const IANA_TO_OPENSSL: Readonly<Record<string, string>> = {
 /** cipherList turns -tlsCipherSuites into an OpenSSL cipher string; throws naming an unknown suite. */
 export function cipherList(suites: readonly string[]): string | undefined {
   if (suites.length === 0) return undefined;
-  const known = new Set(getCiphers());
+  const known = new Set(process.getBuiltinModule('node:tls').getCiphers());
   return suites.map((s) => {
     const name = IANA_TO_OPENSSL[s] ?? s;
     if (!known.has(name.toLowerCase())) throw new Error(`unsupported TLS cipher suite "${s}"`);

@@ -20,6 +20,31 @@ export function resolveSourceImport(specifier: string, parentURL: string | undef
   return url.startsWith(root) ? url : undefined;
 }
 
+/**
+ * DEPENDENCY_SUBSTITUTES: requires a dependency makes when it loads whose module the servers need
+ * later, rarely or only in part, by the dependency's file (its path from node_modules/) and the
+ * specifier it requires, each answered with a stand-in module of this directory (deferred.ts).
+ * fastify requires node:https and node:http2 for TLS and HTTP/2 servers, which load tls and
+ * crypto (41 built-in modules), and semver's index for three functions (47 files): ~10% of a
+ * tsdb start's CPU, on every start (issue 18 item 4). fast-resolve.test.ts checks that each
+ * dependency file still makes these requires and reads only what its stand-in provides.
+ */
+export const DEPENDENCY_SUBSTITUTES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'fastify/lib/server.js': { 'node:https': './deferred-https.ts', 'node:http2': './deferred-http2.ts' },
+  'fastify/lib/plugin-utils.js': { semver: './fastify-semver.ts' },
+};
+
+/**
+ * substituteDependencyImport returns the URL of the stand-in DEPENDENCY_SUBSTITUTES gives a
+ * dependency file's require of specifier, or undefined (Node resolves it as usual).
+ */
+export function substituteDependencyImport(specifier: string, parentURL: string | undefined): string | undefined {
+  const at = parentURL?.lastIndexOf('/node_modules/') ?? -1;
+  if (at < 0) return undefined;
+  const file = DEPENDENCY_SUBSTITUTES[parentURL!.slice(at + '/node_modules/'.length)]?.[specifier];
+  return file === undefined ? undefined : new URL(file, import.meta.url).href;
+}
+
 let registered = false;
 
 /**
@@ -31,15 +56,16 @@ let registered = false;
  * (docs/DECISIONS.md, "Startup of the tsdb binaries"). Valid because src/ holds no symbolic links
  * and every file in it is an ES module of the "type": "module" package: a URL joined inside src/
  * is the URL Node would resolve. A missing file fails when it is loaded (ENOENT naming the path)
- * instead of at resolution (ERR_MODULE_NOT_FOUND). Hooks are per thread: worker threads resolve
- * as usual. Calling it again does nothing.
+ * instead of at resolution (ERR_MODULE_NOT_FOUND). The requires of DEPENDENCY_SUBSTITUTES get
+ * their stand-ins. Hooks are per thread: worker threads resolve as usual. Calling it again does
+ * nothing.
  */
 export function resolveSourcesDirectly(): void {
   if (registered) return;
   registered = true;
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      const url = resolveSourceImport(specifier, context.parentURL);
+      const url = resolveSourceImport(specifier, context.parentURL) ?? substituteDependencyImport(specifier, context.parentURL);
       return url === undefined ? nextResolve(specifier, context) : { url, format: 'module-typescript', shortCircuit: true };
     },
   });

@@ -1,5 +1,4 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { errorMessage } from './common/errors.ts';
 import { fsyncDir, listDirs, removeDir } from './common/fs-util.ts';
@@ -12,7 +11,7 @@ export const SNAPSHOT_NAME_RE = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})-[0-
 export function snapshotName(now: number): string {
   const iso = new Date(now).toISOString(); // 2024-03-15T12:34:56.789Z
   const stamp = iso.slice(0, 19).replace(/[-:T]/g, '');
-  return `${stamp}-${randomBytes(8).toString('hex').toUpperCase()}`;
+  return `${stamp}-${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex').toUpperCase()}`;
 }
 
 /** snapshotTime returns the creation time encoded in a snapshot name (ms), or NaN. */

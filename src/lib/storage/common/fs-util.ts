@@ -1,5 +1,4 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { open as openAsync, rename as renameAsync } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from './errors.ts';
@@ -118,7 +117,7 @@ let nameSeq = 0;
  */
 export function newPartName(): string {
   nameSeq = (nameSeq + 1) & 0xffff;
-  return Date.now().toString(16).padStart(12, '0') + nameSeq.toString(16).padStart(4, '0') + randomBytes(4).toString('hex');
+  return Date.now().toString(16).padStart(12, '0') + nameSeq.toString(16).padStart(4, '0') + process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
 }
 
 /** PART_NAME_RE matches names made by newPartName. */

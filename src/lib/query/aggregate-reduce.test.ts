@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STREAM_AGGREGATES } from './aggregate-reduce.ts';
+import { mean } from './math.ts';
 
 // The accumulators' loops are written for speed (a loop without first-point or overflow branches
 // once no step needs them); these references spell Prometheus' per-step arithmetic one step at a
@@ -20,35 +21,9 @@ function referenceSum(xs: number[]): number {
   return s + c;
 }
 
-// Prometheus' avg: the compensated sum while it stays finite, then an incremental mean.
-function referenceAvg(xs: number[]): number {
-  let s = xs[0]!;
-  let c = 0;
-  let m = 0;
-  let mean = false;
-  for (let k = 1; k < xs.length; k++) {
-    const x = xs[k]!;
-    const count = k + 1;
-    if (!mean) {
-      const t = s + x;
-      if (t !== Infinity && t !== -Infinity) {
-        c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
-        s = t;
-        continue;
-      }
-      mean = true;
-      m = s / (count - 1);
-      c /= count - 1;
-    }
-    const q = (count - 1) / count;
-    const add = x / count;
-    const mq = q * m;
-    const t = mq + add;
-    c = t === Infinity || t === -Infinity ? 0 : q * c + (Math.abs(mq) >= Math.abs(add) ? mq - t + add : add - t + mq);
-    m = t;
-  }
-  return mean ? m + c : s / xs.length + c / xs.length;
-}
+// Prometheus' avg (the compensated sum while it stays finite, then an incremental mean) is
+// math.ts' mean, which avg_over_time uses.
+const referenceAvg = (xs: number[]): number => mean(Float64Array.from(xs), 0, xs.length);
 
 // Values that overflow a sum (near ±MAX_VALUE), infinities, NaN, and ordinary rates.
 const value = fc.oneof(

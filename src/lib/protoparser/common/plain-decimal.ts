@@ -90,7 +90,7 @@ export class PlainDecimals {
     }
     // A guess that fits may carry trailing zeros (1.5 after 1.25): the same decimal, shorter.
     const top = Math.floor(m * 1e-8);
-    const end = writeTrimmed(out, at, v < 0, top, m - top * 1e8, k);
+    const end = writeTrimmed(out, at, v < 0, top, m - top * 1e8, k, 0);
     this.#k = trimmed;
     return end;
   }
@@ -121,19 +121,13 @@ function writeLong(out: Uint8Array, at: number, v: number, a: number, n: number)
   const lo = ah * POW10_HI[k]! - hi + ah * POW10_LO[k]! + al * POW10_HI[k]! + al * POW10_LO[k]!;
   const half = HALF_ULP[word >>> 20]! * p;
   // hi = top·10^8 + rest: top·10^8 is exact (a multiple of 2^8 whose other factor stays below
-  // 2^53) and so is the difference; a quotient rounded across an integer is corrected below.
-  let top = Math.floor(hi * 1e-8);
+  // 2^53) and so is the difference; a quotient rounded across an integer is corrected when the
+  // halves are written (writeTrimmed).
+  const top = Math.floor(hi * 1e-8);
   let rest = hi - top * 1e8;
-  if (rest < 0) {
-    rest += 1e8;
-    top--;
-  } else if (rest >= 1e8) {
-    rest -= 1e8;
-    top++;
-  }
   // The nearest multiple of ten to P is hi + c (c = 10·tens - r) and gives the 16-digit
   // candidate; f·0.1 may round differently from f/10 only at a tie, where both are equally near.
-  const r = (rest | 0) % 10;
+  const r = ((rest | 0) % 10 + 10) % 10;
   let c = 10 * Math.round((r + lo) * 0.1) - r;
   const dist = Math.abs(c - lo);
   if (Math.abs(dist - half) <= TIE_MARGIN) return -1; // reads back or not by rounding to even
@@ -145,15 +139,8 @@ function writeLong(out: Uint8Array, at: number, v: number, a: number, n: number)
       rest += c;
     } else rest += roundHalfEven(lo);
   } else rest += dist < half ? c : roundHalfEven(lo);
-  if (rest < 0) {
-    rest += 1e8;
-    top--;
-  } else if (rest >= 1e8) {
-    rest -= 1e8;
-    top++;
-  }
-  if (top < 1e8 || top >= 1e9) return -1; // P rounded out of [10^16, 10^17)
-  return writeTrimmed(out, at, v < 0, top, rest, k);
+  // Declined when P rounded out of [10^16, 10^17).
+  return writeTrimmed(out, at, v < 0, top, rest, k, 1e8);
 }
 
 // roundHalfEven rounds x (|x| < 2^31) to the nearest integer, to the even one at a tie: toString's
@@ -167,10 +154,11 @@ function roundHalfEven(x: number): number {
 // The number of decimals writeTrimmed wrote last.
 let trimmed = 0;
 
-// writeTrimmed appends (negative ? -1 : 1)·m·10^-k, m = top·10^8 + rest > 0 (top < 10^9, rest
-// within 10^8 of [0, 10^8)), without trailing zeros after the point, and returns the end.
-// (Remainders are taken on int32 halves: % of doubles is a call into C.)
-function writeTrimmed(out: Uint8Array, at: number, negative: boolean, top: number, rest: number, k: number): number {
+// writeTrimmed appends (negative ? -1 : 1)·m·10^-k, m = top·10^8 + rest > 0 (rest within 10^8
+// of [0, 10^8)), without trailing zeros after the point, and returns the end; -1 (nothing
+// written) unless minTop <= m's digits above the last 8 < 10^9. (Remainders are taken on int32
+// halves: % of doubles is a call into C.)
+function writeTrimmed(out: Uint8Array, at: number, negative: boolean, top: number, rest: number, k: number, minTop: number): number {
   let lo = rest | 0;
   let hi = top | 0;
   if (lo < 0) {
@@ -180,6 +168,7 @@ function writeTrimmed(out: Uint8Array, at: number, negative: boolean, top: numbe
     lo -= 100_000_000;
     hi++;
   }
+  if (hi < minTop || hi >= 1e9) return -1;
   while (k > 0 && lo % 10 === 0) {
     lo = ((lo / 10) | 0) + (hi % 10) * 10_000_000;
     hi = (hi / 10) | 0;

@@ -8,7 +8,8 @@ import { TimestampPrefixes } from './timestamp-prefixes.ts';
 // Hand-built JSON for query results: a range result holds millions of points, and building one
 // object per point only to stringify it would dominate query latency.
 //
-// Numbers of a matrix are never turned into strings one by one (common.DoubleDigits says why).
+// Numbers of a matrix are never turned into strings one by one (common.DoubleDigits says why):
+// they are spelled into the answer's bytes (common.PlainDecimals).
 
 /** formatSampleValue spells a float the way Prometheus' JSON does: "NaN", "+Inf", "-Inf", else shortest form. */
 export function formatSampleValue(v: number): string {
@@ -40,6 +41,7 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const CLOSE_BRACKET = 93;
 const BACKSLASH = 92;
+const ZERO = 48;
 
 /**
  * writeJsonString appends s as JSON.stringify spells it, in UTF-8. Label names and values are
@@ -137,9 +139,9 @@ export function pointJson(ms: number, v: number): string {
   return `[${formatTimestampSeconds(ms)},"${formatSampleValue(v)}"]`;
 }
 
-// Longest JSON.stringify of a finite double ("-2.2250738585072014e-308"); "NaN", "+Inf" and
-// "-Inf" are shorter.
-const MAX_VALUE_CHARS = 24;
+// Longest spelling of a finite value: JSON.stringify's ("-2.2250738585072014e-308", 24) or
+// PlainDecimals' ("-0.00000" and 17 digits); "NaN", "+Inf" and "-Inf" are shorter.
+const MAX_VALUE_CHARS = Math.max(24, common.MAX_PLAIN_DECIMAL_CHARS);
 // `,{"metric":` + `,"values":[` + `]}` around a series' labels and points.
 const SERIES_FRAME_BYTES = 24;
 const NAN = Buffer.from('NaN');
@@ -179,22 +181,37 @@ export function matrixJson(head: string, matrix: readonly SeriesResult[], tail: 
   return out.subarray(0, at);
 }
 
-// writePoints writes `[t,"v"],…` of one series at out[at] and returns the new end.
+// writePoints writes `[t,"v"],…` of one series at out[at] and returns the new end. Values are
+// spelled by PlainDecimals until one it declines (outside 1e-6..1e15), then by
+// DoubleDigits for the rest of the series.
 function writePoints(out: Buffer, at: number, s: SeriesResult, prefixes: TimestampPrefixes): number {
   const ts = s.timestamps;
   const vs = s.values;
   const { bytes, starts } = prefixes;
-  digits.reset(vs);
+  decimals.reset();
+  let slow = false;
   let k = 0;
   for (let i = 0; i < ts.length; i++) {
     if (i > 0) out[at++] = COMMA;
     k = prefixes.find(k, ts[i]!);
     for (let j = starts[k]!, end = starts[k + 1]!; j < end; j++) out[at++] = bytes[j]!;
     k++;
-    const end = digits.copyNext(out, at);
+    const v = vs[i]!;
+    let end: number;
+    if (slow) end = digits.copyNext(out, at);
+    else if (v === 0) {
+      out[at] = ZERO; // String(-0) is "0" too
+      end = at + 1;
+    } else {
+      end = decimals.write(out, at, v);
+      if (end < 0 && Number.isFinite(v)) {
+        slow = true;
+        digits.reset(vs, i);
+        end = digits.copyNext(out, at);
+      }
+    }
     if (end >= 0) at = end;
     else {
-      const v = vs[i]!;
       const word = v > 0 ? POS_INF : v < 0 ? NEG_INF : NAN;
       for (let j = 0; j < word.length; j++) out[at++] = word[j]!;
     }
@@ -204,4 +221,5 @@ function writePoints(out: Buffer, at: number, s: SeriesResult, prefixes: Timesta
   return at;
 }
 
+const decimals = new common.PlainDecimals();
 const digits = new common.DoubleDigits();

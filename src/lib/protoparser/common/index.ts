@@ -12,4 +12,5 @@ export { KeyedColumns } from './keyed-columns.ts';
 export { streamKeyedLines, type KeyedBlockParser, type KeyedStreamOptions } from './keyed-stream.ts';
 export { readDecimal, readInteger, type NumberOut } from './float-bytes.ts';
 export { DoubleDigits } from './double-digits.ts';
+export { MAX_PLAIN_DECIMAL_CHARS, PlainDecimals } from './plain-decimal.ts';
 export { hashBytes, hashText, METRIC_TYPES, RecentLines, type MetadataSink, type MetadataUpdate, type MetricType } from './metadata.ts';

@@ -43,8 +43,8 @@ describe('jsonline write', () => {
     );
   });
 
-  // The writer's shortcuts (integer digits, ShortDecimals, DoubleDigits from the first value
-  // ShortDecimals declines, the remembered timestamps of the previous series) must give exactly
+  // The writer's shortcuts (integer digits, PlainDecimals, DoubleDigits from the first value
+  // PlainDecimals declines, the remembered timestamps of the previous series) must give exactly
   // the text of the plain definition: String() of every number, jsonValue's spellings.
   it('writes what String and jsonValue spell, series after series', () => {
     const reference = (ls: Label[], ts: number[], vs: number[], max: number): string => {

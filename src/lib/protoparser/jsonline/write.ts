@@ -8,7 +8,7 @@
 // becomes "NaN", read back as the default NaN (its payload bits are not kept).
 
 import { DoubleDigits } from '../common/double-digits.ts';
-import { ShortDecimals } from '../common/short-decimal.ts';
+import { PlainDecimals } from '../common/plain-decimal.ts';
 import { isStaleNaN } from '../../storageapi/index.ts';
 import type { Labels } from '../common/row.ts';
 
@@ -59,8 +59,8 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
   const head = Buffer.from(`{"metric":${writeMetric(labels)},"values":[`);
   const lines = Math.ceil(n / step);
   const w = out.start(lines * (head.length + 32) + n * 2 * MAX_NUMBER_CHARS);
-  // Series of whole numbers (counters) take the integer writer; others take ShortDecimals
-  // (short-decimal.ts) until a value it cannot spell, then DoubleDigits (JSON.stringify of the
+  // Series of whole numbers (counters) take the integer writer; others take PlainDecimals
+  // (plain-decimal.ts) until a value it cannot spell, then DoubleDigits (JSON.stringify of the
   // rest of the series) for the rest: either way no String(v) garbage.
   const ints = allSafeIntegers(values);
   let slow = false;
@@ -103,7 +103,7 @@ const COMMA = 44;
 const MINUS = 45;
 const EMPTY = new Uint8Array(0);
 const digits = new DoubleDigits();
-const decimals = new ShortDecimals();
+const decimals = new PlainDecimals();
 // Runs of timestamps up to this long are remembered for the next series (see LineWriter).
 const MAX_REMEMBERED_RUN = 1 << 16;
 // The longest String() of a number ("-2.2250738585072014e-308") plus a comma.
@@ -156,7 +156,7 @@ class LineWriter {
     return true;
   }
 
-  /** decimal appends v when ShortDecimals can spell it; false (nothing appended) otherwise. */
+  /** decimal appends v when PlainDecimals can spell it; false (nothing appended) otherwise. */
   decimal(v: number): boolean {
     const end = decimals.write(this.#buf, this.#len, v);
     if (end < 0) return false;

@@ -137,10 +137,13 @@ export class Storage implements Searcher, Deleter, Inserter, TenantLister {
     await this.#afterWrite(rej, batch.length);
   }
 
-  // Backpressure: when flushes fall behind, wait instead of growing memory without bound.
+  // Backpressure: when flushes fall behind, wait instead of growing memory without bound. A call
+  // waits once one full buffer is sealed and unwritten: every buffer is maxBufferedRows × 20 bytes
+  // resident once written, and letting a second one queue behind the drain (active + two sealed)
+  // set the ingestion peak under load (docs/DECISIONS.md, "Row buffers during a load").
   async #admit(): Promise<void> {
     const core = this.#core;
-    while ((core.sealedRows >= this.#opts.maxBufferedRows * 2 || core.index.frozenBytes >= MAX_INDEX_TABLE_BYTES * 2) && this.#flusher.draining) {
+    while ((core.sealedRows >= this.#opts.maxBufferedRows || core.index.frozenBytes >= MAX_INDEX_TABLE_BYTES * 2) && this.#flusher.draining) {
       await this.#flusher.idle();
     }
     this.#checkOpen();

@@ -74,8 +74,7 @@ export class PoolRollupOffload implements RollupOffload {
   }
 
   async *rollup(searcher: Searcher, search: SearchQuery, spec: RollupSpec, signal: AbortSignal): AsyncGenerator<RollupBatch> {
-    const builder = new BatchBuilder(spec);
-    const buffers = this.pool.buffers;
+    const builder = new BatchBuilder(spec, this.pool.buffers);
     const pending: Promise<RollupBatch>[] = [];
     let pooled = false;
     for await (const s of blocksOf(searcher, search, signal)) {
@@ -85,13 +84,13 @@ export class PoolRollupOffload implements RollupOffload {
       // Caller runs: with every worker busy and as many batches queued, this thread evaluates the
       // batch itself rather than wait, so a query uses the event loop's core and the workers' (one
       // worker on two CPUs still halves a rollup), and no more batches are held in memory.
-      const b = builder.take(buffers);
+      const b = builder.take();
       pending.push(this.#callerRuns && this.pool.saturated ? Promise.resolve(this.#inline(b, spec)) : this.#dispatch(b, spec, signal));
       if (pending.length >= this.#window) yield* this.#lend(await pending.shift()!);
     }
     if (builder.count > 0) {
-      if (pooled) pending.push(this.#dispatch(builder.take(buffers), spec, signal));
-      else yield* this.#lend(this.#inline(builder.take(buffers), spec));
+      if (pooled) pending.push(this.#dispatch(builder.take(), spec, signal));
+      else yield* this.#lend(this.#inline(builder.take(), spec));
     }
     while (pending.length > 0) yield* this.#lend(await pending.shift()!);
   }
@@ -148,7 +147,8 @@ function named(err: unknown, spec: RollupSpec, labels: readonly Labels[]): Error
  */
 function blocksOf(searcher: Searcher, search: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesBlocks> {
   const blocks = searcher as Searcher & Partial<SeriesBlockSearcher>;
-  if (typeof blocks.searchSeriesBlocks === 'function') return blocks.searchSeriesBlocks(search, signal);
+  // Borrowed chunks: BatchBuilder.add copies each series into its batch before asking for the next.
+  if (typeof blocks.searchSeriesBlocks === 'function') return blocks.searchSeriesBlocks({ ...search, borrow: true }, signal);
   return plainBlocks(searcher, search, signal);
 }
 

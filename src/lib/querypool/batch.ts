@@ -49,64 +49,98 @@ export function resultBytes(spec: RollupSpec, k: number): number {
 }
 
 /**
- * BatchBuilder gathers series of a search until they are worth a batch. work estimates the
- * evaluation cost: stored bytes (about one per sample in blocks, 16 per plain row; decoding
- * dominates) plus the steps to compute per series.
+ * BatchBuilder gathers series of a search until they are worth a batch, copying each series'
+ * items into the batch's one buffer as it comes (so a search may lend them: SeriesBlockSearch).
+ * work estimates the evaluation cost: stored bytes (about one per sample in blocks, 16 per plain
+ * row; decoding dominates) plus the steps to compute per series. Buffer layout: the items, then
+ * (8-aligned) minTs, maxTs, dedupMs and bounds.
  */
 export class BatchBuilder {
   readonly #stepsPerSeries: number;
-  #series: SeriesBlocks[] = [];
-  #bytes = 0;
+  readonly #buffers: BufferPool | undefined;
+  #buf: ArrayBuffer | undefined;
+  #data = new Uint8Array(0);
+  #labels: Labels[] = [];
+  #bounds: number[] = [0];
+  #minTs: number[] = [];
+  #maxTs: number[] = [];
+  #dedupMs: number[] = [];
   work = 0;
 
-  constructor(spec: RollupSpec) {
+  /** buffers: where batch memory comes from (and a grown-out buffer goes back); else fresh memory. */
+  constructor(spec: RollupSpec, buffers?: BufferPool) {
     this.#stepsPerSeries = spec.grid.n * spec.variants.length;
+    this.#buffers = buffers;
   }
 
   get count(): number {
-    return this.#series.length;
+    return this.#labels.length;
   }
 
+  /** add copies s's items into the batch (s may be lent: nothing of it is kept but its labels). */
   add(s: SeriesBlocks): void {
-    this.#series.push(s);
     let bytes = 0;
     for (const c of s.chunks) bytes += c.length;
-    this.#bytes += bytes;
+    let at = this.#bounds[this.#bounds.length - 1]!;
+    this.#reserve(at + bytes, this.#labels.length + 1);
+    for (const c of s.chunks) {
+      this.#data.set(c, at);
+      at += c.length;
+    }
+    this.#bounds.push(at);
+    this.#labels.push(s.labels);
+    this.#minTs.push(s.minTs);
+    this.#maxTs.push(s.maxTs);
+    this.#dedupMs.push(s.dedupMs);
     this.work += bytes + this.#stepsPerSeries;
   }
 
-  /**
-   * take packs the gathered series into one batch (one copy of their items) and starts anew:
-   * in one buffer, from buffers when given (minTs, maxTs, dedupMs, bounds, then the items).
-   */
-  take(buffers?: BufferPool): { readonly labels: Labels[]; readonly batch: BlockBatch } {
-    const series = this.#series;
-    const k = series.length;
-    const size = 24 * k + 4 * (k + 1) + this.#bytes;
-    const buf = buffers === undefined ? new ArrayBuffer(size) : buffers.take(size);
-    const minTs = new Float64Array(buf, 0, k);
-    const maxTs = new Float64Array(buf, 8 * k, k);
-    const dedupMs = new Float64Array(buf, 16 * k, k);
-    const bounds = new Uint32Array(buf, 24 * k, k + 1);
-    const data = new Uint8Array(buf, 24 * k + 4 * (k + 1), this.#bytes);
-    bounds[0] = 0;
-    let at = 0;
-    for (let i = 0; i < k; i++) {
-      const s = series[i]!;
-      for (const c of s.chunks) {
-        data.set(c, at);
-        at += c.length;
-      }
-      bounds[i + 1] = at;
-      minTs[i] = s.minTs;
-      maxTs[i] = s.maxTs;
-      dedupMs[i] = s.dedupMs;
-    }
-    this.#series = [];
-    this.#bytes = 0;
+  /** take returns the gathered series as one batch (their header arrays written after the items) and starts anew. */
+  take(): { readonly labels: Labels[]; readonly batch: BlockBatch } {
+    const k = this.#labels.length;
+    const bytes = this.#bounds[k]!;
+    this.#reserve(bytes, k);
+    const buf = this.#buf!;
+    const h = align8(bytes);
+    const minTs = new Float64Array(buf, h, k);
+    const maxTs = new Float64Array(buf, h + 8 * k, k);
+    const dedupMs = new Float64Array(buf, h + 16 * k, k);
+    const bounds = new Uint32Array(buf, h + 24 * k, k + 1);
+    minTs.set(this.#minTs);
+    maxTs.set(this.#maxTs);
+    dedupMs.set(this.#dedupMs);
+    bounds.set(this.#bounds);
+    const batch = { data: new Uint8Array(buf, 0, bytes), bounds, minTs, maxTs, dedupMs };
+    const labels = this.#labels;
+    this.#buf = undefined;
+    this.#data = new Uint8Array(0);
+    this.#labels = [];
+    this.#bounds = [0];
+    this.#minTs = [];
+    this.#maxTs = [];
+    this.#dedupMs = [];
     this.work = 0;
-    return { labels: series.map((s) => s.labels), batch: { data, bounds, minTs, maxTs, dedupMs } };
+    return { labels, batch };
   }
+
+  // reserve makes the buffer hold bytes of items and the header of k series, keeping the items.
+  #reserve(bytes: number, k: number): void {
+    const size = align8(bytes) + 28 * k + 4;
+    if (this.#buf !== undefined && this.#buf.byteLength >= size) return;
+    // Grow by half again at least, so a batch is copied O(1) times on average.
+    const want = Math.max(size, this.#buf === undefined ? 0 : Math.ceil(this.#buf.byteLength * 1.5));
+    const next = this.#buffers === undefined ? new ArrayBuffer(want) : this.#buffers.take(want);
+    const data = new Uint8Array(next);
+    const used = this.#bounds[this.#bounds.length - 1]!;
+    if (used > 0) data.set(this.#data.subarray(0, used));
+    if (this.#buf !== undefined) this.#buffers?.give(this.#buf);
+    this.#buf = next;
+    this.#data = data;
+  }
+}
+
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
 }
 
 const NO_LABELS: Labels = [];

@@ -119,6 +119,23 @@ describe('rollups on query workers', () => {
     expect(pooledBatches).toBeLessThan(40);
   });
 
+  it('sends every batch to the pool while another query is being rolled up, with the same results', async () => {
+    const db = new MemorySearcher();
+    for (let k = 0; k < 40; k++) for (let i = 0; i < 90; i++) db.add(DEFAULT_TENANT, [{ name: '__name__', value: 'm' }, { name: 'k', value: String(k).padStart(2, '0') }], i * MIN, i * (k + 1));
+    const q = 'rate(m[5m])';
+    const want = await range(db, q, 0, 80 * MIN, MIN, opts(undefined));
+    // A first query that has started its rollup and waits for its consumer stays active.
+    const spec = { func: 'rate', variants: [0], params: [], strParams: [], rangeMs: 5 * MIN, windows: { start: 0, step: MIN, n: 81 }, fixed: false, grid: { start: 0, step: MIN, n: 81 }, extended: null, lookbackMs: 5 * MIN, edgeMs: 0, stepMs: MIN };
+    const search = { tenant: DEFAULT_TENANT, matcherSets: [[{ name: '__name__', type: '=' as const, value: 'm' }]], timeRange: { minTimestamp: -5 * MIN, maxTimestamp: 80 * MIN }, maxSeries: 0 };
+    const first = mixed.rollup(db, search, spec, new AbortController().signal)[Symbol.asyncIterator]();
+    await first.next();
+    const before = pool1.runs;
+    expect(await range(db, q, 0, 80 * MIN, MIN, opts(mixed))).toEqual(want);
+    // With another query in the offload, the event loop has that query's work to do: all 40 went to the worker.
+    expect(pool1.runs - before).toBe(40);
+    while (!(await first.next()).done);
+  });
+
   it('keeps -search.maxSamplesPerQuery and the fetch statistics', async () => {
     const db = new MemorySearcher();
     for (let k = 0; k < 20; k++) for (let i = 0; i < 30; i++) db.add(DEFAULT_TENANT, [{ name: '__name__', value: 'm' }, { name: 'k', value: String(k) }], i * MIN, i);

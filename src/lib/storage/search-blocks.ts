@@ -12,7 +12,8 @@ import { SeriesScratch } from './part/series-scratch.ts';
  * samples (series-blocks.ts); the select node decodes, deduplicates and trims them exactly as
  * searchSeries does here. Deleted series are left out before any block is read. A series may
  * come out empty once trimmed (its blocks overlap the range, its samples do not): the decoding
- * side drops it. Parts and buffers are pinned for the whole iteration, as in searchSeries.
+ * side drops it. Parts and buffers are pinned for the whole iteration, as in searchSeries. A
+ * borrowing caller (q.borrow) gets each series' last chunk as a view of the writer's reused memory.
  */
 export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesBlocks> {
   const scope = openSeriesScope(core, q, signal);
@@ -44,7 +45,7 @@ export async function* searchSeriesBlocks(core: StorageCore, q: SearchQuery, sig
       appendBufferedRows(buffers, id, s);
       if (s.n > 0) w.rows(s.ts, s.vals, s.n);
       work += s.n + 100;
-      if (!w.empty) yield { labels, minTs, maxTs, dedupMs, chunks: w.end() };
+      if (!w.empty) yield { labels, minTs, maxTs, dedupMs, chunks: w.end(q.borrow === true) };
       if (work >= YIELD_EVERY_ROWS) {
         work = 0;
         await yieldNow();

@@ -27,7 +27,8 @@ const ROWS_PER_ITEM = 65_536;
 
 /**
  * SeriesBlocks is one series of a block search: its labels, the range and the deduplication
- * interval the decoding side must apply, and its items in chunks (owned by the receiver).
+ * interval the decoding side must apply, and its items in chunks (owned by the receiver, or lent
+ * until it asks for the next series when it searched with SearchQuery.borrow).
  */
 export interface SeriesBlocks {
   readonly labels: Labels;
@@ -92,9 +93,14 @@ export class SeriesBlocksWriter {
     return this.#items === 0;
   }
 
-  /** end returns the series' chunks (copies: the writer is reused). */
-  end(): Uint8Array[] {
-    if (this.#w.pos > 0) this.#cut();
+  /**
+   * end returns the series' chunks: copies (the writer is reused), or with lend the last one a
+   * view of the writer's memory, valid until the next begin (SearchQuery.borrow).
+   */
+  end(lend = false): Uint8Array[] {
+    if (this.#w.pos === 0) return this.#chunks;
+    if (lend) this.#chunks.push(this.#w.bytes());
+    else this.#cut();
     return this.#chunks;
   }
 

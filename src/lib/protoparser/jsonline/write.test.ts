@@ -94,6 +94,8 @@ describe('jsonline write', () => {
     let bytes = 0;
     for (const vs of series) bytes += writeSeriesView(L({ __name__: 'm' }), ts, vs).length;
     expect(bytes).toBeGreaterThan(300_000 * 20);
-    expect(oldUsed() - before).toBeLessThan(2 * 2 ** 20);
+    // Per-value garbage would be ~10 MB; what else reaches the old generation meanwhile (the loop's
+    // own objects promoted by a scavenge) varied up to ~2 MB with the collector's timing under load.
+    expect(oldUsed() - before).toBeLessThan(4 * 2 ** 20);
   });
 });

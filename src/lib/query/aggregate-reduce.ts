@@ -107,26 +107,20 @@ class AvgAcc implements GroupAccumulator {
       this.addSums(p, v);
       return;
     }
-    const { s, c, m, cnt, inc, seen } = this;
+    const { cnt, seen } = this;
     for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
       const x = v[i]!;
       if (seen[i] === 0) {
         seen[i] = 1;
         this.unseen--;
-        s[i] = x;
+        this.s[i] = x;
         cnt[i] = 1;
         continue;
       }
       const count = ++cnt[i]!;
-      if (inc[i] === 0) {
-        const sum0 = s[i]!;
-        const t = sum0 + x;
-        if (t !== Infinity && t !== -Infinity) {
-          c[i] = c[i]! + (Math.abs(sum0) >= Math.abs(x) ? sum0 - t + x : x - t + sum0);
-          s[i] = t;
-          continue;
-        }
+      if (this.inc[i] === 0) {
+        if (this.addToSum(i, x)) continue;
         this.toMean(i, count);
       }
       this.addMean(i, x, count);
@@ -141,16 +135,22 @@ class AvgAcc implements GroupAccumulator {
       if (p[i] === 0) continue;
       const x = v[i]!;
       const count = ++cnt[i]!;
-      const sum0 = s[i]!;
-      const t = sum0 + x;
-      if (t !== Infinity && t !== -Infinity) {
-        c[i] = c[i]! + (Math.abs(sum0) >= Math.abs(x) ? sum0 - t + x : x - t + sum0);
-        s[i] = t;
-        continue;
-      }
+      if (this.addToSum(i, x)) continue;
       this.toMean(i, count);
       this.addMean(i, x, count);
     }
+  }
+
+  // addToSum adds x to step i's Kahan sum and returns true, or returns false (changing nothing)
+  // when the sum would overflow, for the caller to switch the step to an incremental mean.
+  private addToSum(i: number, x: number): boolean {
+    const { s, c } = this;
+    const sum0 = s[i]!;
+    const t = sum0 + x;
+    if (t === Infinity || t === -Infinity) return false;
+    c[i] = c[i]! + (Math.abs(sum0) >= Math.abs(x) ? sum0 - t + x : x - t + sum0);
+    s[i] = t;
+    return true;
   }
 
   // toMean turns step i's sum of count - 1 points into their mean, for an incremental mean from here.

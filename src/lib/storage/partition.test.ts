@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFlush } from './background/tasks.ts';
-import { SeriesBlockCursor } from './part/data-part.ts';
+import { SeriesBlockCursor } from './part/block-cursors.ts';
 import { silentLogger } from './common/logger.ts';
 import { LruCache } from './common/lru-cache.ts';
 import { MAX_BLOCK_ROWS } from './part/part-format.ts';

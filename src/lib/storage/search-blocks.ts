@@ -1,7 +1,8 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import type { SearchQuery } from '../storageapi/api.ts';
 import type { StorageCore } from './core.ts';
-import { SeriesBlockCursor, blockFields, type RawBlockReader } from './part/data-part.ts';
+import { blockFields, type RawBlockReader } from './part/data-part.ts';
+import { SeriesBlockCursor } from './part/block-cursors.ts';
 import { YIELD_EVERY_ROWS, appendBufferedRows, labelsOfSeries, openSeriesScope } from './search.ts';
 import { type SeriesBlocks, SeriesBlocksWriter } from './series-blocks.ts';
 import { SeriesScratch } from './part/series-scratch.ts';

@@ -1,5 +1,6 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
-import { PartBlockStream, type DataPart } from './data-part.ts';
+import type { DataPart } from './data-part.ts';
+import { PartBlockStream } from './block-cursors.ts';
 import { normalizeSamples } from '../../storageapi/dedup.ts';
 import type { BlockHeaders, PartMeta } from './part-format.ts';
 import { PartWriter } from './part-writer.ts';

@@ -1,5 +1,5 @@
 // The per-block and per-series steps of a search, shared by the storage engine's own search
-// (search.ts, data-part.ts) and by a cluster select node decoding the blocks a storage node
+// (search.ts, data-part.ts, block-cursors.ts) and by a cluster select node decoding the blocks a storage node
 // shipped to it (series-blocks.ts): one definition of how a block becomes samples and of what a
 // search applies to the samples of a series after decoding.
 

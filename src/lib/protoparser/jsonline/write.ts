@@ -8,7 +8,7 @@
 // becomes "NaN", read back as the default NaN (its payload bits are not kept).
 
 import { DoubleDigits } from '../common/double-digits.ts';
-import { PlainDecimals } from '../common/plain-decimal.ts';
+import { MAX_PLAIN_DECIMAL_CHARS, PlainDecimals } from '../common/plain-decimal.ts';
 import { isStaleNaN } from '../../storageapi/index.ts';
 import type { Labels } from '../common/row.ts';
 
@@ -106,8 +106,9 @@ const digits = new DoubleDigits();
 const decimals = new PlainDecimals();
 // Runs of timestamps up to this long are remembered for the next series (see LineWriter).
 const MAX_REMEMBERED_RUN = 1 << 16;
-// The longest String() of a number ("-2.2250738585072014e-308") plus a comma.
-const MAX_NUMBER_CHARS = 26;
+// The longest spelling of a number plus a comma: String()'s ("-2.2250738585072014e-308", 24) or
+// PlainDecimals' ("-0.00000" and 17 digits).
+const MAX_NUMBER_CHARS = Math.max(24, MAX_PLAIN_DECIMAL_CHARS) + 1;
 
 /**
  * LineWriter builds a series' text in one reused byte buffer: integers become digits without an

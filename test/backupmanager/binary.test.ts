@@ -82,7 +82,8 @@ describe('backupmanager binary', () => {
     expect(snapshots.deleted).toEqual(snapshots.created);
   });
 
-  it('serves every CLI command through -apiURL', async () => {
+  // Twelve CLI processes, one after another: a minute and more on a busy 2-core machine.
+  it('serves every CLI command through -apiURL', { timeout: 120_000 }, async () => {
     const list = await cli('backup', 'list');
     expect(list.code).toBe(0);
     const backups = JSON.parse(list.stdout) as { name: string; locked?: boolean }[];

@@ -82,14 +82,17 @@ it('stores what collectd sends to the Graphite receiver', { timeout: 60_000 }, a
   await writeFile(config, collectdConfig(dir, graphite));
   const collectd = startBinary(bin, ['-f', '-C', config], dir);
   await collectd.waitForOutput(/Initialization complete, entering read-loop/, 30_000);
+  // unixsock binds its socket in a thread of its own, which can come after that line on a busy machine.
+  const socket = join(dir, 'collectd.sock');
+  await expect.poll(() => command(socket, 'LISTVAL').then(() => true, () => false), { timeout: 20_000, interval: 100 }).toBe(true);
 
   // Values with known timestamps and values, dispatched through collectd like any plugin's.
   const t = Math.floor(Date.now() / 1000) - 10;
   const sent: Array<[number, number]> = [[t, 42.5], [t + 1, -0.125], [t + 2, 1e21]];
   for (const [sec, v] of sent) {
-    expect(await command(join(dir, 'collectd.sock'), `PUTVAL "${HOST}/interop-answer/gauge-deep" interval=1 ${sec}:${v}`)).toMatch(/^0 Success/);
+    expect(await command(socket, `PUTVAL "${HOST}/interop-answer/gauge-deep" interval=1 ${sec}:${v}`)).toMatch(/^0 Success/);
   }
-  expect(await command(join(dir, 'collectd.sock'), 'FLUSH plugin=write_graphite')).toMatch(/^0 Done/);
+  expect(await command(socket, 'FLUSH plugin=write_graphite')).toMatch(/^0 Done/);
 
   // Graphite names hold dots, so they are selected by __name__.
   const name = `collectd.${HOST}.interop-answer.gauge-deep`;

@@ -47,8 +47,9 @@ describe('startPushMetrics', () => {
       urls: [`http://127.0.0.1:${port}/api/v1/import/prometheus`, 'http://127.0.0.1:1/unreachable'],
       intervalMs: 100, extraLabels: ['instance="a"'], render: async () => 'up 1\n', logger,
     }));
-    await new Promise((r) => setTimeout(r, 450));
-    expect(bodies.length).toBeGreaterThanOrEqual(2);
+    // Two pushes at a 100 ms interval; waited for rather than slept on, so a busy machine cannot fail it.
+    await expect.poll(() => bodies.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => logs.some((l) => l.includes('cannot push metrics to "http://127.0.0.1:1/unreachable"')), { timeout: 10_000, interval: 50 }).toBe(true);
     expect(bodies[0]).toBe('POST /api/v1/import/prometheus text/plain; version=0.0.4 up{instance="a"} 1\n');
     expect(logs.some((l) => l.includes('cannot push metrics to "http://127.0.0.1:1/unreachable"'))).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RollupSpec } from '../query/index.ts';
 import { SeriesBlocksWriter } from '../storage/series-blocks.ts';
 import { BatchBuilder, evalBatch, newDecoder, type BlockBatch } from './batch.ts';
@@ -87,15 +87,6 @@ describe('QueryPool', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(pool.running).toBe(0);
     expect((await pool.run(spec('sum_over_time'), batch(1), never)).values[0]).toBe(15);
-    expect(pool.idleMs).toBe(20);
-  });
-
-  it('waits twice as long before the next exit when work came back sooner than the wait', async () => {
-    const pool = newPool({ idleMs: 200 });
-    await pool.run(spec('sum_over_time'), batch(1), never);
-    await vi.waitFor(() => expect(pool.running).toBe(0), { timeout: 2_000, interval: 5 });
-    await pool.run(spec('sum_over_time'), batch(1), never);
-    expect(pool.idleMs).toBe(400);
   });
 });
 

@@ -8,20 +8,18 @@ import type { FromWorker, ToWorker } from './protocol.ts';
 
 const workersStarted = counter('tsdb_query_workers_started_total', 'Query worker threads started, by reason: first (of a slot, or after idling), replaced (the previous one died)', ['reason']);
 /**
- * WORKER_IDLE_MS: the first wait before an idle worker exits. Short, because an idle worker keeps
- * ~20 MiB of isolate and the heap it grew (an idle thread never collects it), and the phases that
- * follow queries (an export, a merge) set the process's peak; a start costs ~0.1–0.2 CPU-s.
+ * WORKER_IDLE_MS: how long a worker without work waits before it exits. 10 s, so a worker lives
+ * through a run of queries, not only through one query's batches: a start costs ~0.1 CPU-s and the
+ * fresh isolate runs the decoders and rollups cold until they are compiled again; with 1 s (doubling
+ * up to 4 s) the kit's query pattern restarted it between its serial set and its 4 clients, and
+ * that phase took 28.9 against 26.7 CPU-ms per query (S force-merged dir, three alternated runs).
+ * What waiting costs: the idle worker's ~6 MiB of RSS (its exit gave back 5.6–5.9 MiB), for 10 s
+ * after the last batch; the batch buffers go back sooner (BUFFER_IDLE_MS).
  */
-export const WORKER_IDLE_MS = 1_000;
+export const WORKER_IDLE_MS = 10_000;
 
-/**
- * MAX_WORKER_IDLE_MS bounds the wait after it was doubled (QueryPoolOptions.idleMs). 4 s, not
- * 60: in the bench's query phase the worker restarted 4–5 times, so by its end the wait had
- * doubled to 16 s and the idle worker (~20 MiB) was still there through the export that followed
- * (VmHWM of the export 25 MiB over the pool off). A restart costs ~0.1–0.2 CPU-s with the compile
- * cache warm, so at most one per ~5 s of a trickle costs a few percent of a core.
- */
-export const MAX_WORKER_IDLE_MS = 4_000;
+/** BUFFER_IDLE_MS: free batch and result buffers (up to 8 MiB per worker) are dropped after this long unused. */
+export const BUFFER_IDLE_MS = 1_000;
 
 /**
  * WORKER_LIMITS: a worker's V8 heap. It keeps nothing between batches but a decoder's scratch (its
@@ -38,13 +36,9 @@ export interface QueryPoolOptions {
   readonly size: number;
   /** maxQueued: batches waiting for a worker at most; run() waits for room beyond it. */
   readonly maxQueued: number;
-  /**
-   * idleMs: a worker without work for this long exits (its memory goes back); default
-   * WORKER_IDLE_MS. When work comes back sooner than that after an exit, the wait doubles, up to
-   * MAX_WORKER_IDLE_MS, so a steady trickle of queries does not restart a worker per query.
-   */
+  /** idleMs: a worker without work for this long exits (its memory goes back); default WORKER_IDLE_MS. */
   readonly idleMs?: number;
-  /** bufferIdleMs: free batch and result buffers are dropped after this long unused; default WORKER_IDLE_MS. */
+  /** bufferIdleMs: free batch and result buffers are dropped after this long unused; default BUFFER_IDLE_MS. */
   readonly bufferIdleMs?: number;
   /** workerUrl is the worker's entry module (tests point it elsewhere). */
   readonly workerUrl?: URL;
@@ -96,26 +90,19 @@ export class QueryPool {
   readonly #roomWaiters: (() => void)[] = [];
   #nextId = 1;
   #closed = false;
-  #idleMs: number;
-  /** retiredAt: when an idle worker last exited (performance.now()); -Infinity before. */
-  #retiredAt = -Infinity;
+  readonly #idleMs: number;
 
   constructor(o: QueryPoolOptions) {
     if (!(Number.isInteger(o.size) && o.size >= 1)) throw new RangeError(`a query pool needs at least one worker; got ${o.size}`);
     if (!(Number.isInteger(o.maxQueued) && o.maxQueued >= 1)) throw new RangeError(`a query pool needs room for at least one queued batch; got ${o.maxQueued}`);
     this.#o = o;
     this.#idleMs = o.idleMs ?? WORKER_IDLE_MS;
-    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 8 * 1024 * 1024, idleMs: o.bufferIdleMs ?? WORKER_IDLE_MS });
+    this.buffers = new BufferPool({ maxBytes: o.bufferBytes ?? o.size * 8 * 1024 * 1024, idleMs: o.bufferIdleMs ?? BUFFER_IDLE_MS });
     this.#slots = Array.from({ length: o.size }, (_, index) => ({ index, worker: undefined, task: undefined, idle: undefined, error: undefined, died: false }));
   }
 
   get size(): number {
     return this.#o.size;
-  }
-
-  /** idleMs: the current wait before an idle worker exits. */
-  get idleMs(): number {
-    return this.#idleMs;
   }
 
   /**
@@ -193,7 +180,6 @@ export class QueryPool {
   }
 
   #start(slot: Slot): Worker {
-    if (performance.now() - this.#retiredAt < this.#idleMs) this.#idleMs = Math.min(2 * this.#idleMs, MAX_WORKER_IDLE_MS);
     const w = new Worker(this.#o.workerUrl ?? new URL('./worker.ts', import.meta.url), { resourceLimits: WORKER_LIMITS });
     // The pool never keeps the process alive: queries waiting on it belong to servers that do.
     w.unref();
@@ -240,7 +226,6 @@ export class QueryPool {
       if (w === undefined || slot.task !== undefined) return;
       slot.worker = undefined;
       slot.died = false;
-      this.#retiredAt = performance.now();
       void w.terminate();
     }, this.#idleMs);
     slot.idle.unref();

@@ -296,6 +296,27 @@ describe('IndexTable crash leftovers and retention', () => {
     await t.close();
   });
 
+  it('opens a directory without a manifest as empty, writing none until the first flush', async () => {
+    const dir = newDir();
+    let t = open(dir);
+    expect(readdirSync(dir)).toEqual([]);
+    await t.close();
+    // A part directory with no manifest is not live: a crash before the first manifest write left it.
+    mkdirSync(join(dir, '0123456789abcdef01234567'));
+    t = open(dir);
+    expect(readdirSync(dir)).toEqual([]);
+    fill(t);
+    await t.flush(t.freeze(5));
+    const parts = t.partNames();
+    expect(parts).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f !== 'tmp').sort()).toEqual([...parts, 'parts.json'].sort());
+    await t.close();
+    t = open(dir);
+    expect(t.partNames()).toEqual(parts);
+    expect(t.labelsOf(T, 1)).toBeDefined();
+    await t.close();
+  });
+
   it('drops per-day items older than the cutoff when merging', async () => {
     const dir = newDir();
     const t = open(dir, 11);

@@ -107,19 +107,19 @@ class AvgAcc implements GroupAccumulator {
       this.addSums(p, v);
       return;
     }
-    const { cnt, seen } = this;
+    const { s, cnt, inc, seen } = this;
     for (let i = 0; i < seen.length; i++) {
       if (p[i] === 0) continue;
       const x = v[i]!;
       if (seen[i] === 0) {
         seen[i] = 1;
         this.unseen--;
-        this.s[i] = x;
+        s[i] = x;
         cnt[i] = 1;
         continue;
       }
       const count = ++cnt[i]!;
-      if (this.inc[i] === 0) {
+      if (inc[i] === 0) {
         if (this.addToSum(i, x)) continue;
         this.toMean(i, count);
       }

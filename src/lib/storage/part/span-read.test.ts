@@ -38,6 +38,19 @@ function openPart(): DataPart {
   return part;
 }
 
+// expectSameSeries checks that two cursors read the same blocks and samples of every series in ids.
+function expectSameSeries(x: SeriesBlockCursor, y: SeriesBlockCursor, ids: Float64Array): void {
+  const a = new SeriesScratch();
+  const b = new SeriesScratch();
+  for (const id of ids) {
+    a.reset();
+    b.reset();
+    expect(x.readSeries(id, a)).toBe(y.readSeries(id, b));
+    expect(a.ts.subarray(0, a.n)).toEqual(b.ts.subarray(0, b.n));
+    expect(a.vals.subarray(0, a.n)).toEqual(b.vals.subarray(0, b.n));
+  }
+}
+
 const query = fc.record({
   ids: fc.uniqueArray(fc.integer({ min: 1, max: SERIES + 5 }), { minLength: 1, maxLength: 200 }),
   from: fc.integer({ min: -1000, max: 3000 }),
@@ -55,15 +68,7 @@ describe('SpanReader (a search reading nearby wanted blocks at once)', () => {
       const alone = new SeriesBlockCursor(p, minTs, maxTs);
       const rawSpan = p.rawSearchReader(spanning.wanted);
       const rawAlone = p.rawSearchReader();
-      const a = new SeriesScratch();
-      const b = new SeriesScratch();
-      for (const id of sorted) {
-        a.reset();
-        b.reset();
-        expect(spanning.readSeries(id, a)).toBe(alone.readSeries(id, b));
-        expect(a.ts.subarray(0, a.n)).toEqual(b.ts.subarray(0, b.n));
-        expect(a.vals.subarray(0, a.n)).toEqual(b.vals.subarray(0, b.n));
-      }
+      expectSameSeries(spanning, alone, sorted);
       const collector = new SeriesBlockCursor(p, minTs, maxTs, sorted);
       for (const id of sorted) {
         collector.collect(id, (h, j) => {
@@ -182,14 +187,7 @@ describe('ReadBufferPool (read buffers lent across searches)', () => {
     for (let round = 0; round < 3; round++) {
       const pooled = new SeriesBlockCursor(p, T, T + 2_000 * 15_000, ids, pool);
       const fresh = new SeriesBlockCursor(p, T, T + 2_000 * 15_000, ids);
-      const a = new SeriesScratch();
-      const b = new SeriesScratch();
-      for (const id of ids) {
-        a.reset();
-        b.reset();
-        expect(pooled.readSeries(id, a)).toBe(fresh.readSeries(id, b));
-        expect(a.vals.subarray(0, a.n)).toEqual(b.vals.subarray(0, b.n));
-      }
+      expectSameSeries(pooled, fresh, ids);
       pooled.release();
     }
     // Three searches, each reading the timestamp and value streams: two buffers in all.

@@ -10,6 +10,7 @@ import { BufferMemory, BufferPool, RawBuffer } from './buffer/raw-buffer.ts';
 import { CacheGroup } from './series-cache.ts';
 import { LabelPairs } from './label-pairs.ts';
 import { ScratchPool } from './part/series-scratch.ts';
+import { ReadBufferPool } from './part/span-read.ts';
 import { DeletedSeries, TenantState } from './tenant-state.ts';
 import type { Wal } from './wal/wal.ts';
 
@@ -80,6 +81,8 @@ export class StorageCore {
   readonly bufferPool: BufferPool;
   /** scratches lends searches their sample buffers. */
   readonly scratches = new ScratchPool();
+  /** readBuffers lends searches the buffers their part reads span (two per part searched). */
+  readonly readBuffers = new ReadBufferPool();
   /** maxSeriesId is the highest series ID handed out. */
   maxSeriesId = 0;
   #gen = 1;

@@ -84,8 +84,8 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
   if (scope === undefined) return;
   const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
   let scratch: SeriesScratch | undefined;
+  const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs, ids, core.readBuffers));
   try {
-    const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs, ids));
     const s = core.scratches.take();
     scratch = s;
     let work = 0;
@@ -118,6 +118,7 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
   } finally {
     // The caller is done with the last series (borrowed views included) once the search ends.
     if (scratch !== undefined) core.scratches.give(scratch);
+    for (const c of cursors) c.release();
     scope.release();
   }
 }

@@ -2,11 +2,11 @@
 // within a time range), PartBlockStream for merges (every block in order).
 
 import { appendSourceBlock } from './block-decode.ts';
-import type { Wanted } from './span-read.ts';
+import type { ReadBufferPool, Wanted } from './span-read.ts';
 import { CorruptDataError } from '../common/errors.ts';
 import type { SeriesScratch } from './series-scratch.ts';
 import type { BlockHeaders } from './part-format.ts';
-import { type BlockReader, type DataPart, emptyBlockFields, setBlockFields } from './data-part.ts';
+import { type BlockReader, type DataPart, type SearchBlockReader, emptyBlockFields, setBlockFields } from './data-part.ts';
 
 function lowerBoundId(h: BlockHeaders, id: number, lo: number): number {
   let hi = h.count;
@@ -27,11 +27,12 @@ export class SeriesBlockCursor {
   readonly #minTs: number;
   readonly #maxTs: number;
   readonly #ids: Float64Array | undefined;
+  readonly #pool: ReadBufferPool | undefined;
   #g = 0;
   #j = 0;
   #hg = -1;
   #h: BlockHeaders | undefined;
-  #reader: BlockReader | undefined;
+  #reader: SearchBlockReader | undefined;
 
   // The per-block steps of readSeries, made once per cursor (a search calls them for every block):
   // the state of the series being read is in the fields below.
@@ -43,7 +44,7 @@ export class SeriesBlockCursor {
   readonly #fields = emptyBlockFields();
   readonly #decode = (fromTs: number): number => {
     const s = this.#s!;
-    return this.#reader!(this.#bh!, this.#bj, s.ts, s.vals, s.n, fromTs);
+    return this.#reader!.read(this.#bh!, this.#bj, s.ts, s.vals, s.n, fromTs);
   };
   readonly #appendBlock = (h: BlockHeaders, j: number): void => {
     setBlockFields(this.#fields, h, j);
@@ -54,12 +55,21 @@ export class SeriesBlockCursor {
     this.#blocks++;
   };
 
-  /** ids, when given, are all the series the caller will ask for (ascending): reads then span the nearby ones. */
-  constructor(part: DataPart, minTs: number, maxTs: number, ids?: Float64Array) {
+  /**
+   * ids, when given, are all the series the caller will ask for (ascending): reads then span the
+   * nearby ones. pool, when given, lends the read buffers: call release when the search ends.
+   */
+  constructor(part: DataPart, minTs: number, maxTs: number, ids?: Float64Array, pool?: ReadBufferPool) {
     this.part = part;
     this.#minTs = minTs;
     this.#maxTs = maxTs;
     this.#ids = ids;
+    this.#pool = pool;
+  }
+
+  /** release gives the read buffers back to the pool (the cursor reads on with others if asked). */
+  release(): void {
+    this.#reader?.release();
   }
 
   /** wanted describes the blocks this cursor's search will read (undefined without ids). */
@@ -103,7 +113,7 @@ export class SeriesBlockCursor {
    * Throws CorruptDataError naming the series and the part when a block does not decode.
    */
   readSeries(id: number, s: SeriesScratch): number {
-    this.#reader ??= this.part.searchReader(this.wanted);
+    this.#reader ??= this.part.searchReader(this.wanted, this.#pool);
     this.#s = s;
     this.#lastTs = -Infinity;
     this.#blocks = 0;

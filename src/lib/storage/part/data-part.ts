@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BlockFields, decodeBlock } from './block-decode.ts';
-import { SpanReader, type Wanted } from './span-read.ts';
+import { type ReadBufferPool, SpanReader, type Wanted } from './span-read.ts';
 import { decompress, decompressTransient } from '../encoding/zstd.ts';
 import { ENC_ZSTD } from '../encoding/timestamps.ts';
 import { maxValueStreamBytes } from '../encoding/values-decode.ts';
@@ -101,11 +101,12 @@ export class DataPart {
   /**
    * searchReader returns a block reader for a search (reads at growing offsets that may skip
    * much of the part): given what the search will want next, each read spans the nearby wanted
-   * blocks (span-read.ts); without it, each block is read alone.
+   * blocks (span-read.ts); without it, each block is read alone. Its read buffers come from pool
+   * (when given) and go back on release.
    */
-  searchReader(wanted?: Wanted): BlockReader {
-    const ts = new SpanReader(this.#tsFd, false, wanted);
-    const vals = new SpanReader(this.#valFd, true, wanted);
+  searchReader(wanted?: Wanted, pool?: ReadBufferPool): SearchBlockReader {
+    const ts = new SpanReader(this.#tsFd, false, wanted, pool);
+    const vals = new SpanReader(this.#valFd, true, wanted, pool);
     const cache = this.#values;
     // Every block of a search passes here: no object, closure or message text per block. The
     // caller names the series when a block does not decode (SeriesBlockCursor.readSeries).
@@ -114,7 +115,11 @@ export class DataPart {
     let vh: BlockHeaders | undefined;
     let vj = 0;
     const readVals = (): Uint8Array => vals.read(vh!, vj, what);
-    return (h, j, outTs, outVals, off, minTs) => {
+    const release = (): void => {
+      ts.release();
+      vals.release();
+    };
+    const read: BlockReader = (h, j, outTs, outVals, off, minTs) => {
       const tsBytes = ts.read(h, j, what);
       setBlockFields(b, h, j);
       vh = h;
@@ -128,6 +133,7 @@ export class DataPart {
       }
       return decodeBlock(b, tsBytes, readVals, outTs, outVals, off, what, minTs);
     };
+    return { read, release };
   }
 
   // plainValues returns the decompressed value stream of block j of h from cache, reading and
@@ -190,6 +196,12 @@ export class DataPart {
  * it decoded the whole block.
  */
 export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, minTs?: number) => number;
+
+/** SearchBlockReader is a search's BlockReader and the release of its read buffers, once the search ends. */
+export interface SearchBlockReader {
+  readonly read: BlockReader;
+  release(): void;
+}
 
 /** RawBlockReader returns the timestamp and value streams of block j of header group h, as stored. */
 export type RawBlockReader = (h: BlockHeaders, j: number) => [Uint8Array, Uint8Array];

@@ -13,6 +13,8 @@ export class TimestampPrefixes {
   /** bytes[starts[k] .. starts[k+1]) is the prefix of ts[k]. */
   readonly bytes: Buffer;
   readonly starts: Uint32Array;
+  /** words: bytes as a DataView holding at least 3 bytes after the last prefix. */
+  readonly words: DataView;
   /** maxLength: the longest prefix, in bytes. */
   readonly maxLength: number;
 
@@ -35,7 +37,7 @@ export class TimestampPrefixes {
       const s = t / 1000;
       const text = Number.isInteger(s) && s >= 0 && s < 1e15 ? undefined : format(t);
       const need = text === undefined ? 18 : text.length + 3;
-      if (at + need + 18 * (ts.length - k - 1) > bytes.length) {
+      if (at + need + 18 * (ts.length - k - 1) + 3 > bytes.length) {
         const grown = Buffer.allocUnsafe(2 * bytes.length + need);
         bytes.copy(grown, 0, 0, at);
         bytes = grown;
@@ -49,6 +51,8 @@ export class TimestampPrefixes {
     }
     this.starts[ts.length] = at;
     this.bytes = bytes.subarray(0, at);
+    // 3 bytes of slack after the last prefix, so that whole 4-byte words can be read.
+    this.words = new DataView(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, at + 3));
     this.maxLength = max;
   }
 
@@ -87,12 +91,18 @@ function seek(u: Float64Array, from: number, t: number): number {
   return lo;
 }
 
-// containsAll: whether every timestamp of ts (ascending) is in u.
+// containsAll: whether every timestamp of ts (ascending) is in u. The next timestamp is mostly
+// the next one of u (a range query's series has a point at most steps): that is tested first.
 function containsAll(u: Float64Array, ts: Float64Array): boolean {
   let j = 0;
   for (let i = 0; i < ts.length; i++) {
-    j = seek(u, j, ts[i]!);
-    if (j >= u.length || u[j] !== ts[i]) return false;
+    const t = ts[i]!;
+    if (j < u.length && u[j] === t) {
+      j++;
+      continue;
+    }
+    j = seek(u, j, t);
+    if (j >= u.length || u[j] !== t) return false;
     j++;
   }
   return true;

@@ -7,7 +7,7 @@ import { MAX_PLAIN_DECIMAL_CHARS, PlainDecimals } from './plain-decimal.ts';
 // allowed outside its range, but writing a wrong digit never is.
 function spell(d: PlainDecimals, v: number): string | undefined {
   const out = new Uint8Array(3 + MAX_PLAIN_DECIMAL_CHARS + 3).fill(120);
-  const end = d.write(out, 3, v);
+  const end = d.write(out, 3, [v], 0);
   if (end < 0) {
     expect(out.every((b) => b === 120)).toBe(true); // nothing written
     return undefined;

@@ -70,11 +70,14 @@ export class PlainDecimals {
   }
 
   /**
-   * write appends String(v) to out at `at` and returns the end, or -1 (nothing written) when v
-   * is not a finite non-zero value from 1e-6 to 1e15 in magnitude, or (next to never) when its
-   * digits hinge on rounding to even. out must have MAX_PLAIN_DECIMAL_CHARS bytes of room at `at`.
+   * write appends String(v), v = vs[i], to out at `at` and returns the end, or -1 (nothing
+   * written) when v is not a finite non-zero value from 1e-6 to 1e15 in magnitude, or (next to
+   * never) when its digits hinge on rounding to even. out must have MAX_PLAIN_DECIMAL_CHARS bytes of room at `at`.
+   * The value is taken by index, not as a number: a double passed to a call V8 does not inline
+   * is boxed (a heap number per value written).
    */
-  write(out: Uint8Array, at: number, v: number): number {
+  write(out: Uint8Array, at: number, vs: ArrayLike<number>, i: number): number {
+    const v = vs[i]!;
     const a = v < 0 ? -v : v;
     if (!(a >= MIN && a < MAX)) return -1; // NaN fails here too
     let k = this.#k;
@@ -85,7 +88,7 @@ export class PlainDecimals {
       m = Math.round(a * POW10[k]!);
       if (m / POW10[k]! !== a) {
         this.#k = -1;
-        return writeLong(out, at, v, a, n);
+        return writeLong(out, at, vs, i, n);
       }
     }
     // A guess that fits may carry trailing zeros (1.5 after 1.25): the same decimal, shorter.
@@ -107,7 +110,9 @@ export class PlainDecimals {
 
 // writeLong writes v, which has n integer digits and no decimal of 15 digits or fewer that reads
 // back as it, with 16 or 17 digits (see the top of the file); -1 when it declines a tie.
-function writeLong(out: Uint8Array, at: number, v: number, a: number, n: number): number {
+function writeLong(out: Uint8Array, at: number, vs: ArrayLike<number>, i: number, n: number): number {
+  const v = vs[i]!;
+  const a = v < 0 ? -v : v;
   BITS[0] = a;
   const word = WORDS[BITS_HIGH]!;
   if ((word & 0xf_ffff) === 0 && WORDS[1 - BITS_HIGH] === 0) return -1; // a power of two

@@ -74,7 +74,7 @@ function render(labels: Labels, timestamps: ArrayLike<number>, values: ArrayLike
       if (ints) w.int(v);
       else if (!slow) {
         if (v === 0 || !Number.isFinite(v)) w.ascii(jsonValue(v));
-        else if (!w.decimal(v)) {
+        else if (!w.decimal(values, i)) {
           slow = true;
           digits.reset(values, i);
           w.digits(digits);
@@ -157,9 +157,9 @@ class LineWriter {
     return true;
   }
 
-  /** decimal appends v when PlainDecimals can spell it; false (nothing appended) otherwise. */
-  decimal(v: number): boolean {
-    const end = decimals.write(this.#buf, this.#len, v);
+  /** decimal appends values[i] when PlainDecimals can spell it; false (nothing appended) otherwise. */
+  decimal(values: ArrayLike<number>, i: number): boolean {
+    const end = decimals.write(this.#buf, this.#len, values, i);
     if (end < 0) return false;
     this.#len = end;
     return true;

@@ -1,3 +1,5 @@
+import { FreeList } from '../common/free-list.ts';
+
 /** SeriesScratch gathers the samples of one series from several sources; reused across series. */
 export class SeriesScratch {
   ts: Float64Array;
@@ -70,25 +72,23 @@ export class SeriesScratch {
  * It keeps at most maxKept scratches of at most maxCapacity samples; one that grew larger is
  * dropped. A scratch given back must no longer be read (SearchQuery.borrow's views included).
  */
-export class ScratchPool {
-  readonly #free: SeriesScratch[] = [];
-  readonly #maxKept: number;
+export class ScratchPool extends FreeList<SeriesScratch> {
   readonly #maxCapacity: number;
 
   constructor(maxKept = 4, maxCapacity = 16 * 1024) {
-    this.#maxKept = maxKept;
+    super(() => new SeriesScratch(), maxKept);
     this.#maxCapacity = maxCapacity;
   }
 
   /** take returns an empty scratch, a kept one when there is one. */
-  take(): SeriesScratch {
-    const s = this.#free.pop() ?? new SeriesScratch();
+  override take(): SeriesScratch {
+    const s = super.take();
     s.reset();
     return s;
   }
 
   /** give hands s back once its user is done with it. */
-  give(s: SeriesScratch): void {
-    if (this.#free.length < this.#maxKept && s.ts.length <= this.#maxCapacity && !this.#free.includes(s)) this.#free.push(s);
+  override give(s: SeriesScratch): void {
+    if (s.ts.length <= this.#maxCapacity) super.give(s);
   }
 }

@@ -1,5 +1,6 @@
 import { readSync } from 'node:fs';
 import { CorruptDataError } from '../common/errors.ts';
+import { FreeList } from '../common/free-list.ts';
 import { lowerBound } from '../common/sorted.ts';
 import type { BlockHeaders } from './part-format.ts';
 
@@ -38,22 +39,14 @@ const EMPTY: Buffer = Buffer.alloc(0);
  * (src/lib/process/tuning.ts), so every search paid its page faults again (L, 3 parts: 225
  * against 100 minor faults per instant query). It keeps at most maxKept buffers.
  */
-export class ReadBufferPool {
-  readonly #free: Buffer[] = [];
-  readonly #maxKept: number;
-
+export class ReadBufferPool extends FreeList<Buffer> {
   constructor(maxKept = 8) {
-    this.#maxKept = maxKept;
-  }
-
-  /** take returns a buffer of SPAN_MAX_BYTES, a kept one when there is one. */
-  take(): Buffer {
-    return this.#free.pop() ?? Buffer.allocUnsafe(SPAN_MAX_BYTES);
+    super(() => Buffer.allocUnsafe(SPAN_MAX_BYTES), maxKept);
   }
 
   /** give hands b back once its reader is done with it (buffers of another size are dropped). */
-  give(b: Buffer): void {
-    if (b.length === SPAN_MAX_BYTES && this.#free.length < this.#maxKept && !this.#free.includes(b)) this.#free.push(b);
+  override give(b: Buffer): void {
+    if (b.length === SPAN_MAX_BYTES) super.give(b);
   }
 }
 

@@ -19,55 +19,72 @@ function prepare(buckets: Bucket[]): Bucket[] | null {
   return out;
 }
 
+/** inOrder: whether the buckets' bounds strictly increase (sorted, no bound twice) up to +Inf. */
+function inOrder(b: Bucket[]): boolean {
+  if (b.length === 0 || b[b.length - 1]!.upperBound !== Infinity) return false;
+  for (let i = 1; i < b.length; i++) if (!(b[i - 1]!.upperBound < b[i]!.upperBound)) return false;
+  return true;
+}
+
+// counts: bucketQuantile's copy of a step's cumulative counts, which it corrects in place; one
+// array reused by every call (grown as needed) instead of a Bucket object per bucket and step.
+let counts = new Float64Array(64);
+
 // Counts that differ by a relative 1e-12 are float noise: treat them as equal.
-function correctPrecisionErrors(b: Bucket[]): void {
-  let prev = b[0]!.count;
-  for (let i = 1; i < b.length; i++) {
-    const curr = b[i]!.count;
+function correctPrecisionErrors(c: Float64Array, n: number): void {
+  let prev = c[0]!;
+  for (let i = 1; i < n; i++) {
+    const curr = c[i]!;
     const delta = Math.abs(curr - prev);
     if (delta === 0) continue;
-    if (delta / curr <= 1e-12) b[i]!.count = prev;
+    if (delta / curr <= 1e-12) c[i] = prev;
     else prev = curr;
   }
 }
 
 // Cumulative counts must not decrease; take the running maximum (the "envelope").
-function ensureMonotonic(b: Bucket[]): void {
-  let max = b[0]!.count;
-  for (let i = 1; i < b.length; i++) {
-    if (b[i]!.count > max) max = b[i]!.count;
-    else if (b[i]!.count < max) b[i]!.count = max;
+function ensureMonotonic(c: Float64Array, n: number): void {
+  let max = c[0]!;
+  for (let i = 1; i < n; i++) {
+    if (c[i]! > max) max = c[i]!;
+    else if (c[i]! < max) c[i] = max;
   }
 }
 
 /**
  * bucketQuantile estimates the q-quantile by linear interpolation inside the bucket holding
  * rank q*count; 0 is the natural lower bound of a positive first bucket. NaN without a +Inf
- * bucket, with fewer than two buckets or no observations; ±Inf for q outside [0, 1].
+ * bucket, with fewer than two buckets or no observations; ±Inf for q outside [0, 1]. Buckets
+ * already in order (as histogram_quantile passes them) are neither sorted nor copied (others
+ * are sorted in place first); their counts are never changed.
  */
 export function bucketQuantile(q: number, input: Bucket[]): number {
   if (q !== q) return NaN;
   if (q < 0) return -Infinity;
   if (q > 1) return Infinity;
-  const b = prepare(input);
+  const b = inOrder(input) ? input : prepare(input);
   if (b === null) return NaN;
-  correctPrecisionErrors(b);
-  ensureMonotonic(b);
-  if (b.length < 2) return NaN;
-  const observations = b[b.length - 1]!.count;
+  const n = b.length;
+  if (counts.length < n) counts = new Float64Array(Math.max(n, 2 * counts.length));
+  const c = counts;
+  for (let i = 0; i < n; i++) c[i] = b[i]!.count;
+  correctPrecisionErrors(c, n);
+  ensureMonotonic(c, n);
+  if (n < 2) return NaN;
+  const observations = c[n - 1]!;
   if (observations === 0) return NaN;
   let rank = q * observations;
   let i = 0;
-  while (i < b.length - 1 && !(b[i]!.count >= rank)) i++;
-  if (i === b.length - 1) return b[b.length - 2]!.upperBound;
+  while (i < n - 1 && !(c[i]! >= rank)) i++;
+  if (i === n - 1) return b[n - 2]!.upperBound;
   if (i === 0 && b[0]!.upperBound <= 0) return b[0]!.upperBound;
   let start = 0;
   const end = b[i]!.upperBound;
-  let count = b[i]!.count;
+  let count = c[i]!;
   if (i > 0) {
     start = b[i - 1]!.upperBound;
-    count -= b[i - 1]!.count;
-    rank -= b[i - 1]!.count;
+    count -= c[i - 1]!;
+    rank -= c[i - 1]!;
   }
   return start + (end - start) * (rank / count);
 }

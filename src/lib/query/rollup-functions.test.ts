@@ -162,17 +162,18 @@ describe('sweep', () => {
   // Regular scrapes on a step-aligned grid (sweepRate reuses one extrapolation factor across
   // windows of the same layout, and moves the windows of an exactly regular series without
   // scanning when the interval divides the step), counters starting near zero (the zero-point
-  // cut applies) or far from it, with resets and the odd missed or late scrape.
+  // cut applies) or far from it, with resets (or none in the whole series: the sweep then skips
+  // looking for them) and the odd missed or late scrape.
   const regular = fc.record({
     interval: fc.constantFrom(15_000, 30_000, 60_000), n: fc.integer({ min: 0, max: 80 }), base: fc.constantFrom(0, 0.5, 3, 1e6),
-    incs: fc.array(fc.double({ min: -5, max: 50, noNaN: true }), { minLength: 80, maxLength: 80 }),
+    incs: fc.array(fc.double({ min: -5, max: 50, noNaN: true }), { minLength: 80, maxLength: 80 }), resets: fc.boolean(),
     skip: fc.array(fc.nat(79), { maxLength: 3 }), late: fc.array(fc.nat(79), { maxLength: 3 }),
-  }).map(({ interval, n, base, incs, skip, late }) => {
+  }).map(({ interval, n, base, incs, resets, skip, late }) => {
     const ts: number[] = [];
     const vs: number[] = [];
     let v: number = base;
     for (let i = 0; i < n; i++) {
-      v = incs[i]! < 0 ? -incs[i]! : v + incs[i]!;
+      v = incs[i]! < 0 && resets ? -incs[i]! : v + Math.abs(incs[i]!);
       if (skip.includes(i)) continue;
       ts.push(i * interval + (late.includes(i) ? 1_000 : 0));
       vs.push(v);

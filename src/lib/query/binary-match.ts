@@ -5,7 +5,8 @@ import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, opCode } from './binary-ops.ts';
 import { QueryError } from './errors.ts';
-import { dropLabels, dropMetricName, formatLabels, keepLabels, labelsKey, setLabel, signatureKey } from './labels.ts';
+import { ALL_LABELS, LabelSetIndex } from './label-set-index.ts';
+import { dropLabels, dropMetricName, formatLabels, keepLabels, setLabel } from './labels.ts';
 import { newSeries, type Grid, type Series } from './types.ts';
 
 const DEFAULT_MATCHING: VectorMatching = { card: 'one-to-one', on: false, labels: [], include: [] };
@@ -30,22 +31,36 @@ function anyPresent(series: readonly Series[], n: number): Uint8Array {
   return out;
 }
 
-function groupBySignature(series: readonly Series[], m: VectorMatching): { sigs: string[]; groups: Map<string, number[]> } {
-  const names = new Set(m.labels);
-  const sigs = series.map((s) => signatureKey(s.labels, m.on, names));
-  const groups = new Map<string, number[]>();
-  sigs.forEach((sig, i) => {
-    const g = groups.get(sig);
-    if (g === undefined) groups.set(sig, [i]);
-    else g.push(i);
-  });
-  return { sigs, groups };
+/**
+ * SignatureGroups: the series of one side grouped by matching signature. index numbers the
+ * signatures, of[i] is series i's group, groups[g] its series, hashes[i] its signature's hash.
+ */
+interface SignatureGroups {
+  readonly index: LabelSetIndex;
+  readonly of: Int32Array;
+  readonly hashes: Int32Array;
+  readonly groups: number[][];
+}
+
+function groupBySignature(series: readonly Series[], m: VectorMatching): SignatureGroups {
+  const index = new LabelSetIndex({ kind: 'signature', on: m.on, names: new Set(m.labels) });
+  const of = new Int32Array(series.length);
+  const hashes = new Int32Array(series.length);
+  const groups: number[][] = [];
+  for (let i = 0; i < series.length; i++) {
+    const ls = series[i]!.labels;
+    const h = (hashes[i] = index.hash(ls));
+    const g = (of[i] = index.add(ls, h));
+    if (g === groups.length) groups.push([i]);
+    else groups[g]!.push(i);
+  }
+  return { index, of, hashes, groups };
 }
 
 // checkOneSide: the "one" side may hold a single series per match group at any step where
 // the other side has data (else the matching would be many-to-many).
-function checkOneSide(one: readonly Series[], groups: Map<string, number[]>, anyMany: Uint8Array, swapped: boolean): void {
-  for (const idxs of groups.values()) {
+function checkOneSide(one: readonly Series[], groups: readonly number[][], anyMany: Uint8Array, swapped: boolean): void {
+  for (const idxs of groups) {
     if (idxs.length < 2) continue;
     for (let i = 0; i < anyMany.length; i++) {
       if (anyMany[i] === 0) continue;
@@ -79,13 +94,13 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
   const fillMany = e.fill?.left ?? null;
   const fillOne = e.fill?.right ?? null;
   const n = grid.n;
-  const oneGroups = groupBySignature(one, m).groups;
+  const oneSide = groupBySignature(one, m);
   const manySide = groupBySignature(many, m);
-  checkOneSide(one, oneGroups, anyPresent(many, n), swapped);
+  checkOneSide(one, oneSide.groups, anyPresent(many, n), swapped);
   const isCmp = COMPARISON_OPS.has(e.op);
   const code = opCode(e.op);
   const names = new Set(m.labels);
-  const out = new Map<string, Series>();
+  const out = new OutputSeries(n, e.returnBool);
   // apply computes one point; manyV/oneV are the post-swap operands.
   const apply = (target: () => Series, i: number, manyV: number, oneV: number): void => {
     const l = swapped ? oneV : manyV;
@@ -107,30 +122,32 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
     t.values[i] = v;
     t.present[i] = 1;
   };
+  // target is the output series of many-side series ms paired with one-side series oi (-1: the fill value).
+  const target = (ms: Series, oi: number): Series =>
+    out.get(resultLabels(ms.labels, oi < 0 ? matchLabels(ms.labels, m) : one[oi]!.labels, e, m, names));
   // One-to-one: a second many-side series matching the same group at the same step is an error.
-  const used = new Map<string, Uint8Array>();
-  many.forEach((ms, mi) => {
-    const sig = manySide.sigs[mi]!;
-    const partners = oneGroups.get(sig) ?? [];
-    if (partners.length === 0 && fillOne === null) return;
-    const shared = m.card === 'one-to-one' && manySide.groups.get(sig)!.length > 1;
-    let marks = shared ? used.get(sig) : undefined;
-    if (shared && marks === undefined) used.set(sig, (marks = new Uint8Array(n)));
-    const targets = new Map<number, Series>();
-    const targetFor = (oi: number) => (): Series => {
-      let t = targets.get(oi);
-      if (t === undefined) {
-        const oneLabels = oi < 0 ? matchLabels(ms.labels, m) : one[oi]!.labels;
-        targets.set(oi, (t = outputSeries(out, resultLabels(ms.labels, oneLabels, e, m, names), n, e.returnBool)));
-      }
-      return t;
-    };
+  const used: (Uint8Array | undefined)[] = [];
+  for (let mi = 0; mi < many.length; mi++) {
+    const ms = many[mi]!;
+    const og = oneSide.index.find(ms.labels, manySide.hashes[mi]!);
+    const partners = og < 0 ? NO_PARTNERS : oneSide.groups[og]!;
+    if (partners.length === 0 && fillOne === null) continue;
+    const mg = manySide.of[mi]!;
+    const shared = m.card === 'one-to-one' && manySide.groups[mg]!.length > 1;
+    let marks = shared ? used[mg] : undefined;
+    if (shared && marks === undefined) used[mg] = marks = new Uint8Array(n);
     const mp = ms.present;
     const mv = ms.values;
     if (!isCmp && partners.length === 1 && marks === undefined && fillOne === null) {
-      arithmeticPair(mp, mv, one[partners[0]!]!, swapped, code, targetFor(partners[0]!), m.card);
-      return;
+      arithmeticPair(ms, partners[0]!, one[partners[0]!]!, swapped, code, target, m.card);
+      continue;
     }
+    const targets = new Map<number, Series>();
+    const targetFor = (oi: number) => (): Series => {
+      let t = targets.get(oi);
+      if (t === undefined) targets.set(oi, (t = target(ms, oi)));
+      return t;
+    };
     for (let i = 0; i < n; i++) {
       if (mp[i] === 0) continue;
       let oi: number | undefined;
@@ -147,24 +164,30 @@ export function vectorMatch(e: BinaryExpr, lhs: readonly Series[], rhs: readonly
       }
       apply(targetFor(oi ?? -1), i, mv[i]!, oi === undefined ? fillOne! : one[oi]!.values[i]!);
     }
-  });
-  if (fillMany !== null) fillManySide(one, many, m, manySide.sigs, n, (os, i, labels) => apply(() => outputSeries(out, labels, n, e.returnBool), i, fillMany, os.values[i]!), e);
-  return [...out.values()];
+  }
+  if (fillMany !== null) fillManySide(one, many, m, manySide, n, (os, i, labels) => apply(() => out.get(labels), i, fillMany, os.values[i]!), e);
+  return out.series;
 }
+
+const NO_PARTNERS: readonly number[] = [];
 
 /**
  * arithmeticPair is the per-step loop of vectorMatch for arithmetic between a many-side series
  * and its only partner, without fill values or shared groups (what `a / b` mostly is): the same
  * points and errors as the general loop, without a closure call per point.
  */
-function arithmeticPair(mp: Uint8Array, mv: Float64Array, os: Series, swapped: boolean, code: number, target: () => Series, card: VectorMatching['card']): void {
+function arithmeticPair(
+  ms: Series, oi: number, os: Series, swapped: boolean, code: number, target: (ms: Series, oi: number) => Series, card: VectorMatching['card'],
+): void {
+  const mp = ms.present;
+  const mv = ms.values;
   const op = os.present;
   const ov = os.values;
   let t: Series | undefined;
   for (let i = 0; i < mp.length; i++) {
     if (mp[i] === 0 || op[i] !== 1) continue;
     const v = swapped ? applyOp(code, ov[i]!, mv[i]!) : applyOp(code, mv[i]!, ov[i]!);
-    t ??= target();
+    t ??= target(ms, oi);
     if (t.present[i] === 1) {
       throw new QueryError(card === 'one-to-one'
         ? 'vector cannot contain metrics with the same labelset'
@@ -178,30 +201,41 @@ function arithmeticPair(mp: Uint8Array, mv: Float64Array, os: Series, swapped: b
 // fillManySide: one-side points whose group has no many-side point at that step pair with
 // the fill value, under the labels of their matching signature.
 function fillManySide(
-  one: readonly Series[], many: readonly Series[], m: VectorMatching, manySigs: string[], n: number,
+  one: readonly Series[], many: readonly Series[], m: VectorMatching, manySide: SignatureGroups, n: number,
   emit: (os: Series, i: number, labels: Labels) => void, e: BinaryExpr,
 ): void {
-  const covered = new Map<string, Uint8Array>();
+  const covered: Uint8Array[] = [];
   many.forEach((ms, k) => {
-    let u = covered.get(manySigs[k]!);
-    if (u === undefined) covered.set(manySigs[k]!, (u = new Uint8Array(n)));
+    const g = manySide.of[k]!;
+    const u = (covered[g] ??= new Uint8Array(n));
     for (let i = 0; i < n; i++) u[i] = u[i]! | ms.present[i]!;
   });
   const names = new Set(m.labels);
   for (const os of one) {
-    const u = covered.get(signatureKey(os.labels, m.on, names));
+    const g = manySide.index.find(os.labels);
+    const u = g < 0 ? undefined : covered[g];
     const filled = matchLabels(os.labels, m);
     const labels = resultLabels(filled, os.labels, e, m, names);
     for (let i = 0; i < n; i++) if (os.present[i] === 1 && (u === undefined || u[i] === 0)) emit(os, i, labels);
   }
 }
 
-function outputSeries(out: Map<string, Series>, labels: Labels, n: number, dropName: boolean): Series {
-  const key = labelsKey(labels);
-  let s = out.get(key);
-  if (s === undefined) {
-    s = newSeries(labels, n, dropName);
-    out.set(key, s);
+/** OutputSeries holds the result series of an operation, one per distinct label set, in order of creation. */
+class OutputSeries {
+  readonly series: Series[] = [];
+  readonly #index = new LabelSetIndex(ALL_LABELS);
+  readonly #n: number;
+  readonly #dropName: boolean;
+
+  constructor(n: number, dropName: boolean) {
+    this.#n = n;
+    this.#dropName = dropName;
   }
-  return s;
+
+  /** get returns the series of labels, made (empty) on first use. */
+  get(labels: Labels): Series {
+    const k = this.#index.add(labels);
+    if (k === this.series.length) this.series.push(newSeries(labels, this.#n, this.#dropName));
+    return this.series[k]!;
+  }
 }

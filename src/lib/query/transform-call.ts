@@ -2,7 +2,7 @@
 
 import type { FunctionCall } from '../promql/index.ts';
 import { QueryError } from './errors.ts';
-import { labelsKey } from './labels.ts';
+import { ALL_LABELS, LabelSetIndex } from './label-set-index.ts';
 import type { QueryState } from './query-state.ts';
 import type { Grid, Series, Value } from './types.ts';
 
@@ -63,14 +63,16 @@ export function mapValues(c: TransformCall, series: readonly Series[], f: (v: nu
  * overlapping points are an error, as in Prometheus.
  */
 export function mergeSameLabels(series: readonly Series[]): Series[] {
-  const byKey = new Map<string, Series>();
+  // Every query's result passes here: label sets are numbered without a key string per series.
+  const index = new LabelSetIndex(ALL_LABELS);
+  const out: Series[] = [];
   for (const s of series) {
-    const key = labelsKey(s.labels);
-    const prev = byKey.get(key);
-    if (prev === undefined) {
-      byKey.set(key, s);
+    const k = index.add(s.labels);
+    if (k === out.length) {
+      out.push(s);
       continue;
     }
+    const prev = out[k]!;
     const values = prev.values.slice();
     const present = prev.present.slice();
     const sp = s.present;
@@ -81,7 +83,7 @@ export function mergeSameLabels(series: readonly Series[]): Series[] {
       values[i] = sv[i]!;
       present[i] = 1;
     }
-    byKey.set(key, { ...prev, values, present, dropName: prev.dropName && s.dropName });
+    out[k] = { ...prev, values, present, dropName: prev.dropName && s.dropName };
   }
-  return [...byKey.values()];
+  return out;
 }

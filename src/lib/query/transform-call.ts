@@ -64,7 +64,8 @@ export function mapValues(c: TransformCall, series: readonly Series[], f: (v: nu
  */
 export function mergeSameLabels(series: readonly Series[]): Series[] {
   const byKey = new Map<string, Series>();
-  for (const s of series) {
+  for (let k = 0; k < series.length; k++) {
+    const s = series[k]!;
     const key = labelsKey(s.labels);
     const prev = byKey.get(key);
     if (prev === undefined) {

@@ -102,7 +102,12 @@ const LABELS_JSON_GUESS = 128;
  * name an object would reorder or drop (the caller then builds the objects).
  */
 export function seriesListJson(sets: readonly Labels[], isPartial?: boolean): Buffer | undefined {
-  for (const labels of sets) for (const l of labels) if (OBJECT_REORDERED_NAME.test(l.name)) return undefined;
+  // Indexed loops: until V8 optimizes this function (the bench's serial pass calls it 6 times),
+  // a for-of allocates an iterator result per label, ~16 KB per answer of 100 label sets.
+  for (let k = 0; k < sets.length; k++) {
+    const labels = sets[k]!;
+    for (let i = 0; i < labels.length; i++) if (OBJECT_REORDERED_NAME.test(labels[i]!.name)) return undefined;
+  }
   const w = new ByteWriter(64 + sets.length * LABELS_JSON_GUESS);
   w.writeLatin1('{"status":"success","data":[');
   for (let k = 0; k < sets.length; k++) {

@@ -45,13 +45,25 @@ export const METADATA_LABELS: ReadonlySet<string> = new Set([METRIC_NAME, '__typ
 
 /** dropMetricName returns ls without the metric name (and its __type__/__unit__ metadata). */
 export function dropMetricName(ls: Labels): Labels {
-  return ls.some((l) => METADATA_LABELS.has(l.name)) ? ls.filter((l) => !METADATA_LABELS.has(l.name)) : ls;
+  let i = 0;
+  while (i < ls.length && !METADATA_LABELS.has(ls[i]!.name)) i++;
+  if (i === ls.length) return ls;
+  const out = ls.slice(0, i);
+  for (i++; i < ls.length; i++) if (!METADATA_LABELS.has(ls[i]!.name)) out.push(ls[i]!);
+  return out;
 }
+
+// The helpers called once per series walk labels by index: until V8 optimizes them (after some
+// hundred calls, more than a small query's first runs make), a for-of allocates an iterator
+// result per label and a callback costs a call per label.
 
 /** labelsKey is an injective string key of a whole label set. */
 export function labelsKey(ls: Labels): string {
   let k = '';
-  for (const l of ls) k += l.name + SEP + l.value + SEP;
+  for (let i = 0; i < ls.length; i++) {
+    const l = ls[i]!;
+    k += l.name + SEP + l.value + SEP;
+  }
   return k;
 }
 

@@ -66,7 +66,8 @@ export function mergeSameLabels(series: readonly Series[]): Series[] {
   // Every query's result passes here: label sets are numbered without a key string per series.
   const index = new LabelSetIndex(ALL_LABELS);
   const out: Series[] = [];
-  for (const s of series) {
+  for (let j = 0; j < series.length; j++) {
+    const s = series[j]!;
     const k = index.add(s.labels);
     if (k === out.length) {
       out.push(s);

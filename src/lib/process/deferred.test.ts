@@ -15,18 +15,6 @@ describe('deferredModule', () => {
     expect(loads).toBe(1);
   });
 
-  it('throws a failed load\'s error at that read and tries the load again at the next', () => {
-    let loads = 0;
-    const m = deferredModule(() => {
-      if (++loads === 1) throw new Error('cannot load x');
-      return { a: 1 };
-    }) as { a: number };
-    expect(() => m.a).toThrow('cannot load x');
-    expect(m.a).toBe(1);
-    expect(m.a).toBe(1);
-    expect(loads).toBe(2);
-  });
-
   it('loads on a membership test too', () => {
     let loads = 0;
     const m = deferredModule(() => (loads++, { a: 1 }));

@@ -6,9 +6,7 @@
  * deferredModule returns a stand-in for the module load() returns: reading or testing any of its
  * properties loads the module (once) and answers from it. For CommonJS consumers that keep the
  * module object and read its members when they use them (`const https = require('node:https')`
- * … `https.createServer(…)`); a consumer that destructures at load loads the module at load. A
- * load that throws throws at that read (a request using it fails with the error) and is tried
- * again at the next read, not kept as broken.
+ * … `https.createServer(…)`); a consumer that destructures at load loads the module at load.
  */
 export function deferredModule(load: () => object): object {
   let real: object | undefined;

@@ -26,16 +26,12 @@ export function resolveSourceImport(specifier: string, parentURL: string | undef
  * specifier it requires, each answered with a stand-in module of this directory (deferred.ts).
  * fastify requires node:https and node:http2 for TLS and HTTP/2 servers, which load tls and
  * crypto (41 built-in modules), and semver's index for three functions (47 files): ~10% of a
- * tsdb start's CPU, on every start (issue 18 item 4). @fastify/compress requires readable-stream,
- * a copy of node:stream (31 files), and mime-db, whose table it reads only for types outside its
- * compressible patterns. fast-resolve.test.ts checks that each dependency file still makes these
- * requires and reads only what its stand-in provides.
+ * tsdb start's CPU, on every start (issue 18 item 4). fast-resolve.test.ts checks that each
+ * dependency file still makes these requires and reads only what its stand-in provides.
  */
 export const DEPENDENCY_SUBSTITUTES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'fastify/lib/server.js': { 'node:https': './deferred-https.ts', 'node:http2': './deferred-http2.ts' },
   'fastify/lib/plugin-utils.js': { semver: './fastify-semver.ts' },
-  '@fastify/compress/index.js': { 'readable-stream': './compress-stream.ts', 'mime-db': './deferred-mime-db.ts' },
-  '@fastify/compress/lib/utils.js': { 'readable-stream': './compress-stream.ts' },
 };
 
 /**

@@ -5,7 +5,7 @@ import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, opCode } from './binary-ops.ts';
 import { QueryError } from './errors.ts';
-import { ALL_LABELS, LabelSetIndex } from './label-set-index.ts';
+import { ALL_LABELS, LabelSetIndex, signatureFilter } from './label-set-index.ts';
 import { dropLabels, dropMetricName, formatLabels, keepLabels, setLabel } from './labels.ts';
 import { newSeries, type Grid, type Series } from './types.ts';
 
@@ -43,7 +43,7 @@ interface SignatureGroups {
 }
 
 function groupBySignature(series: readonly Series[], m: VectorMatching): SignatureGroups {
-  const index = new LabelSetIndex({ kind: 'signature', on: m.on, names: new Set(m.labels) });
+  const index = new LabelSetIndex(signatureFilter(m));
   const of = new Int32Array(series.length);
   const hashes = new Int32Array(series.length);
   const groups: number[][] = [];

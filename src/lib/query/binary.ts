@@ -2,9 +2,10 @@
 // and (via binary-match.ts) vector/vector with matching.
 
 import type { BinaryExpr, VectorMatching } from '../promql/index.ts';
+import type { Labels } from '../storageapi/index.ts';
 import { vectorMatch } from './binary-match.ts';
 import { applyOp, changesMetricSchema, compareOp, COMPARISON_OPS, METRICSQL_OPS, opCode, SET_OPS } from './binary-ops.ts';
-import { signatureKey } from './labels.ts';
+import { LabelSetIndex, signatureFilter } from './label-set-index.ts';
 import type { QueryState } from './query-state.ts';
 import { hasAnyPoint, type Grid, type Series, type Value } from './types.ts';
 
@@ -84,19 +85,27 @@ function compareScalar(code: number, bool: boolean, scalarLeft: boolean, scalar:
   return any;
 }
 
-/** presenceBySignature ORs the presence of all series sharing a matching signature. */
-function presenceBySignature(series: readonly Series[], m: VectorMatching | null, n: number): { sigs: string[]; union: Map<string, Uint8Array> } {
-  const on = m?.on ?? false;
-  const names = new Set(m?.labels ?? []);
-  const sigs = series.map((s) => signatureKey(s.labels, on, names));
-  const union = new Map<string, Uint8Array>();
-  series.forEach((s, k) => {
-    let u = union.get(sigs[k]!);
-    if (u === undefined) union.set(sigs[k]!, (u = new Uint8Array(n)));
-    const p = s.present;
-    for (let i = 0; i < n; i++) u[i] = u[i]! | p[i]!;
-  });
-  return { sigs, union };
+/**
+ * SignaturePresence: the series of one side numbered by matching signature, and per signature the
+ * OR of its series' presence. of(ls) is the union for ls's signature, undefined when no series has it.
+ */
+class SignaturePresence {
+  readonly #index: LabelSetIndex;
+  readonly #union: Uint8Array[] = [];
+
+  constructor(series: readonly Series[], m: VectorMatching | null, n: number) {
+    this.#index = new LabelSetIndex(signatureFilter(m));
+    for (let k = 0; k < series.length; k++) {
+      const p = series[k]!.present;
+      const u = (this.#union[this.#index.add(series[k]!.labels)] ??= new Uint8Array(n));
+      for (let i = 0; i < n; i++) u[i] = u[i]! | p[i]!;
+    }
+  }
+
+  of(ls: Labels): Uint8Array | undefined {
+    const g = this.#index.find(ls);
+    return g < 0 ? undefined : this.#union[g];
+  }
 }
 
 function mask(s: Series, keep: (i: number) => boolean): Series | null {
@@ -116,24 +125,22 @@ function setOp(e: BinaryExpr, lhs: readonly Series[], rhs: readonly Series[], n:
   const out: Series[] = [];
   if (e.op === 'or') {
     out.push(...lhs);
-    const left = presenceBySignature(lhs, e.matching, n);
-    const right = presenceBySignature(rhs, e.matching, n);
-    rhs.forEach((s, k) => {
-      const u = left.union.get(right.sigs[k]!);
+    const left = new SignaturePresence(lhs, e.matching, n);
+    for (const s of rhs) {
+      const u = left.of(s.labels);
       const m = u === undefined ? s : mask(s, (i) => u[i] === 0);
       if (m !== null) out.push(m);
-    });
+    }
     return out;
   }
-  const right = presenceBySignature(rhs, e.matching, n);
-  const left = presenceBySignature(lhs, e.matching, n);
-  lhs.forEach((s, k) => {
-    const u = right.union.get(left.sigs[k]!);
+  const right = new SignaturePresence(rhs, e.matching, n);
+  for (const s of lhs) {
+    const u = right.of(s.labels);
     const m = e.op === 'and'
       ? (u === undefined ? null : mask(s, (i) => u[i] === 1))
       : (u === undefined ? s : mask(s, (i) => u[i] === 0));
     if (m !== null) out.push(m);
-  });
+  }
   return out;
 }
 
@@ -162,20 +169,18 @@ function metricsqlOp(e: BinaryExpr, lhs: Series[], r: Value, grid: Grid): Series
   const rhs = asSeries(r, grid);
   if (e.op === 'default') {
     if (lhs.length === 0) return rhs;
-    const names = new Set(e.matching?.labels ?? []);
-    const on = e.matching?.on ?? false;
-    const bySig = new Map<string, Series[]>();
-    for (const s of rhs) {
-      const k = signatureKey(s.labels, on, names);
-      bySig.set(k, [...(bySig.get(k) ?? []), s]);
-    }
-    return lhs.map((s) => fillFrom(s, bySig.get(signatureKey(s.labels, on, names)) ?? [], n));
+    const index = new LabelSetIndex(signatureFilter(e.matching));
+    const bySig: Series[][] = [];
+    for (const s of rhs) (bySig[index.add(s.labels)] ??= []).push(s);
+    return lhs.map((s) => {
+      const g = index.find(s.labels);
+      return fillFrom(s, g < 0 ? [] : bySig[g]!, n);
+    });
   }
-  const right = presenceBySignature(rhs, e.matching, n);
-  const left = presenceBySignature(lhs, e.matching, n);
+  const right = new SignaturePresence(rhs, e.matching, n);
   return lhs
-    .map((s, k) => {
-      const u = right.union.get(left.sigs[k]!);
+    .map((s) => {
+      const u = right.of(s.labels);
       return mask(s, (i) => (e.op === 'if' ? u !== undefined && u[i] === 1 : u === undefined || u[i] === 0));
     })
     .filter((s): s is Series => s !== null && hasAnyPoint(s));

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Labels } from '../storageapi/index.ts';
 import { ALL_LABELS, type LabelFilter, LabelSetIndex } from './label-set-index.ts';
-import { labelsKey, signatureKey } from './labels.ts';
+import { labelsKey, METRIC_NAME } from './labels.ts';
+
+// signatureKey: the string key vector matching used before, the kept labels' labelsKey (with `on`
+// the listed names; without, every name but the listed ones and the metric name).
+function signatureKey(ls: Labels, on: boolean, names: ReadonlySet<string>): string {
+  return labelsKey(ls.filter((l) => (on ? names.has(l.name) : !names.has(l.name) && l.name !== METRIC_NAME)));
+}
 
 // The reference: a Map keyed by the string key the engine used before (labelsKey/signatureKey).
 function referenceNumbers(sets: readonly Labels[], filter: LabelFilter): number[] {

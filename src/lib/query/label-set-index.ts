@@ -1,18 +1,27 @@
 // Numbering distinct label sets (or their matching signatures) without a string key per set.
 
+import type { VectorMatching } from '../promql/index.ts';
 import type { Labels } from '../storageapi/index.ts';
 import { METRIC_NAME } from './labels.ts';
 
-/** Which labels of a set count: every label, or a vector-matching signature's (see signatureKey). */
+/**
+ * Which labels of a set count: every label, or a vector-matching signature's: with `on`, the
+ * listed names; without (`ignoring`), every name but the listed ones and the metric name.
+ */
 export type LabelFilter =
   | { readonly kind: 'all' }
   | { readonly kind: 'signature'; readonly on: boolean; readonly names: ReadonlySet<string> };
 
 export const ALL_LABELS: LabelFilter = { kind: 'all' };
 
+/** signatureFilter is the filter of a binary operation's matching (none: ignoring nothing). */
+export function signatureFilter(m: VectorMatching | null): LabelFilter {
+  return { kind: 'signature', on: m?.on ?? false, names: new Set(m?.labels ?? []) };
+}
+
 /**
  * LabelSetIndex gives each distinct label set, as seen through a filter, a number (0, 1, … in
- * order of first appearance), as a Map keyed by labelsKey/signatureKey would, but without
+ * order of first appearance), as a Map keyed by a string of the kept names and values would, but without
  * building a key string per set: binary matching of two vectors of thousands of series built and
  * flattened one such string per series and side (the largest allocation of i:binary_ratio at
  * L). A hash of the kept names and values picks a bucket; the sets in a bucket are compared

@@ -67,19 +67,6 @@ export function labelsKey(ls: Labels): string {
   return k;
 }
 
-/**
- * signatureKey is the vector-matching signature: with `on`, the values of `names`; without,
- * every label except `names` and __name__ (PromQL semantics for ignoring and plain matching).
- */
-export function signatureKey(ls: Labels, on: boolean, names: ReadonlySet<string>): string {
-  let k = '';
-  for (const l of ls) {
-    const listed = names.has(l.name);
-    if (on ? listed : !listed && l.name !== METRIC_NAME) k += l.name + SEP + l.value + SEP;
-  }
-  return k;
-}
-
 /** fromRecord builds sorted Labels from a plain object (empty values dropped). */
 export function fromRecord(rec: Readonly<Record<string, string>>): Labels {
   return Object.keys(rec)

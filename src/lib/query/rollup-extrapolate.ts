@@ -5,10 +5,10 @@ import type { RollupWindow, SweepWindows } from './rollup-window.ts';
 
 /**
  * resetCounts: r[i] = the number of counter resets (drops) at j ≤ i, so whether a window [lo, hi)
- * holds a reset is r[hi-1] !== r[lo], in O(1). Empty when the series never resets.
+ * holds a reset is r[hi-1] !== r[lo], in O(1). Empty when the series never resets (and holds no NaN).
  */
 function resetCounts(vs: Float64Array): Float64Array {
-  if (!hasDrop(vs)) return new Float64Array(0);
+  if (isMonotone(vs)) return new Float64Array(0);
   const r = new Float64Array(vs.length);
   for (let i = 1; i < vs.length; i++) r[i] = r[i - 1]! + (vs[i]! < vs[i - 1]! ? 1 : 0);
   return r;
@@ -83,14 +83,24 @@ export function extrapolatedRate(w: RollupWindow, isCounter: boolean, isRate: bo
 // A series sampled at exactly regular integer timestamps whose interval divides the step moves
 // its window by exactly step/interval samples at both ends from one step to the next, once the
 // window has a sample before it and a sample after it (see regularShift): the window's bounds
-// then advance without scanning timestamps, and its layout is the previous window's.
+// then advance without scanning timestamps, and its layout is the previous window's. Without
+// resets such windows are computed in a run, a loop that reads only each window's first and
+// last values; a counter far from zero (its first value at least twice its whole increase, as
+// the S dir's cpu counters) skips the zero-point test too. On 3,734 regular counters × 1,440
+// steps the sweep took 4.5–4.8 instead of 7.3–7.6 ns per step, 5.3 instead of 7.4 near zero.
 export function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean): boolean {
   const { ts, vs, values, present, end0, step, n, rangeMs, edgeMs } = s;
   const len = ts.length;
   const rangeS = rangeMs / 1000;
   const shift = regularShift(s);
-  // drops: whether lastDrop must be tracked at all (a counter that drops somewhere).
-  const drops = isCounter && hasDrop(vs);
+  const monotone = isMonotone(vs);
+  // drops: whether lastDrop must be tracked at all (a counter that may drop somewhere).
+  const drops = isCounter && !monotone;
+  // cuts: whether some window's zero point may come closer than its start edge. Not in a
+  // monotone counter whose first value is at least twice its whole increase: every window's
+  // first value is then at least vs[0] and its change at most vs[len-1] - vs[0] (float
+  // subtraction rounds monotonically), so no window passes the cut's test.
+  const cuts = isCounter && !(monotone && vs[0]! >= 2 * (vs[len - 1]! - vs[0]!));
   let lastDrop = -1;
   let lo = 0;
   let hi = 0;
@@ -110,6 +120,29 @@ export function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean):
   for (let i = 0; i < n; i++) {
     const end = end0 + i * step;
     const start = end - rangeMs;
+    if (shifted && !drops && hi + shift <= len) {
+      // A run of shifted windows without resets: each holds [lo, lo + width) with the cached
+      // layout, so only its first and last values are read.
+      const width = hi - lo;
+      const stop = Math.min(n, i + Math.floor((len - hi) / shift));
+      if (cuts) {
+        for (let j = i; j < stop; j++) {
+          lo += shift;
+          const first = vs[lo]!;
+          values[j] = counterRate(first, vs[lo + width - 1]! - first, sampled, toStart, toEnd, factor, isRate, rangeS);
+        }
+      } else {
+        for (let j = i; j < stop; j++) {
+          lo += shift;
+          values[j] = (vs[lo + width - 1]! - vs[lo]!) * factor;
+        }
+      }
+      present.fill(1, i, stop);
+      hi = lo + width;
+      i = stop - 1;
+      any = true;
+      continue;
+    }
     if (shifted && hi + shift <= len) {
       const from = hi;
       lo += shift;
@@ -148,16 +181,8 @@ export function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean):
     const result = vs[hi - 1]! - first;
     if (lastDrop > lo) {
       values[i] = extrapolate(ts, vs, lo, hi, start, end, rangeMs, true, isCounter, isRate);
-    } else if (isCounter && result > 0 && first >= 0 && !(first >= 2 * result)) {
-      // extrapolate's zero-point cut: the same operations on the same (cached) operands.
-      const toZero = sampled * (first / result);
-      if (toZero < toStart) {
-        let f = (sampled + toZero + toEnd) / sampled;
-        if (isRate) f /= rangeS;
-        values[i] = result * f;
-      } else {
-        values[i] = result * factor;
-      }
+    } else if (cuts) {
+      values[i] = counterRate(first, result, sampled, toStart, toEnd, factor, isRate, rangeS);
     } else {
       values[i] = result * factor;
     }
@@ -167,10 +192,34 @@ export function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean):
   return any;
 }
 
-/** hasDrop: whether any sample is below the one before it (a counter reset). */
-function hasDrop(vs: Float64Array): boolean {
-  for (let i = 1; i < vs.length; i++) if (vs[i]! < vs[i - 1]!) return true;
-  return false;
+/**
+ * counterRate: a counter window's value from its first value and its change, with the cached
+ * layout's parts and factor: extrapolate's zero-point cut, the same operations on the same
+ * operands, when the counter's zero point comes closer than the start edge.
+ */
+function counterRate(first: number, result: number, sampled: number, toStart: number, toEnd: number, factor: number, isRate: boolean, rangeS: number): number {
+  if (result > 0 && first >= 0 && !(first >= 2 * result)) {
+    const toZero = sampled * (first / result);
+    if (toZero < toStart) {
+      let f = (sampled + toZero + toEnd) / sampled;
+      if (isRate) f /= rangeS;
+      return result * f;
+    }
+  }
+  return result * factor;
+}
+
+/** isMonotone: whether no sample is below the one before it (no counter reset) and none is NaN. */
+function isMonotone(vs: Float64Array): boolean {
+  const len = vs.length;
+  let prev = len > 0 ? vs[0]! : 0;
+  if (prev !== prev) return false;
+  for (let i = 1; i < len; i++) {
+    const v = vs[i]!;
+    if (!(v >= prev)) return false;
+    prev = v;
+  }
+  return true;
 }
 
 /**

@@ -162,13 +162,14 @@ describe('sweep', () => {
   // Regular scrapes on a step-aligned grid (sweepRate reuses one extrapolation factor across
   // windows of the same layout, and moves the windows of an exactly regular series without
   // scanning when the interval divides the step), counters starting near zero (the zero-point
-  // cut applies) or far from it, with resets (or none in the whole series: the sweep then skips
-  // looking for them) and the odd missed or late scrape.
+  // cut applies), far from it or about twice its whole increase away (where the sweep stops
+  // testing for the cut), with resets (or none in the whole series: the sweep then skips
+  // looking for them), the odd NaN value and the odd missed or late scrape.
   const regular = fc.record({
-    interval: fc.constantFrom(15_000, 30_000, 60_000), n: fc.integer({ min: 0, max: 80 }), base: fc.constantFrom(0, 0.5, 3, 1e6),
+    interval: fc.constantFrom(15_000, 30_000, 60_000), n: fc.integer({ min: 0, max: 80 }), base: fc.constantFrom(0, 0.5, 3, 1_500, 2_000, 1e6),
     incs: fc.array(fc.double({ min: -5, max: 50, noNaN: true }), { minLength: 80, maxLength: 80 }), resets: fc.boolean(),
-    skip: fc.array(fc.nat(79), { maxLength: 3 }), late: fc.array(fc.nat(79), { maxLength: 3 }),
-  }).map(({ interval, n, base, incs, resets, skip, late }) => {
+    skip: fc.array(fc.nat(79), { maxLength: 3 }), late: fc.array(fc.nat(79), { maxLength: 3 }), nan: fc.array(fc.nat(79), { maxLength: 2 }),
+  }).map(({ interval, n, base, incs, resets, skip, late, nan }) => {
     const ts: number[] = [];
     const vs: number[] = [];
     let v: number = base;
@@ -176,7 +177,7 @@ describe('sweep', () => {
       v = incs[i]! < 0 && resets ? -incs[i]! : v + Math.abs(incs[i]!);
       if (skip.includes(i)) continue;
       ts.push(i * interval + (late.includes(i) ? 1_000 : 0));
-      vs.push(v);
+      vs.push(nan.includes(i) ? NaN : v);
     }
     return { ts: Float64Array.from(ts), vs: Float64Array.from(vs) };
   });
@@ -205,7 +206,7 @@ describe('sweep', () => {
     it(`${name} gives compute's results on regular scrapes`, () => {
       fc.assert(fc.property(regular, aligned, (s, g) => {
         expect(bySweep(name, s, g)).toEqual(byCompute(name, s, g));
-      }), { numRuns: 500 });
+      }), { numRuns: 1000 });
     });
   }
 });

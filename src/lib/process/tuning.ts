@@ -20,6 +20,9 @@ export const TSDB_HEAP_GROWING = '--heap-growing-percent=100';
  * V8's gc() for the ingestion path's collections (exposeGc; without the flag it costs a context),
  * two malloc arenas and fixed mmap/trim thresholds, so freed request buffers and typed-array stores
  * go back to the kernel, and the old generation's growing factor (TSDB_HEAP_GROWING).
+ * 8/16/32 MiB semi-spaces cut scavenges but not the query phases' CPU at 10k series and raise the
+ * peak RSS of a bench run by 10–40 MiB; V8 sizes the young generation when the heap is set up, so
+ * v8.setFlagsFromString cannot enlarge it for queries later (docs/DECISIONS.md, "V8 heap flags").
  * STRATA_TSDB_NO_REEXEC=1 runs a binary as started.
  */
 export const TSDB_TUNING: ReexecOptions = {

@@ -83,7 +83,7 @@ function searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: Query
           // Over a limit: end the storage search (it unpins its parts) before failing.
           return Promise.resolve(it.return?.()).then(() => Promise.reject(err as Error));
         }
-        return { done: false, value: { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false } };
+        return { done: false, value: { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false, noNaN: s.noNaN === true } };
       };
       return {
         next: () => it.next().then(step),
@@ -128,8 +128,13 @@ export function countFetched(samples: number, st: QueryState): void {
   }
 }
 
-/** withoutStale drops staleness markers: range vectors never contain them (Prometheus). */
+/**
+ * withoutStale drops staleness markers: range vectors never contain them (Prometheus). A series
+ * known to hold no NaN (RawSeries.noNaN: most stored blocks tell so as they are decoded) is
+ * returned as it is without a look at its values.
+ */
 export function withoutStale(s: RawSeries): RawSeries {
+  if (s.noNaN === true) return s;
   const vs = s.values;
   // Every stored sample passes here: look for NaN first (one compare), and only then for the
   // staleness marker's bits.

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TENANT } from '../storageapi/api.ts';
+import { STALE_NAN } from '../storageapi/stale.ts';
 import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
 
 const dirs = new TempDirs();
@@ -113,6 +114,29 @@ describe('searchSeries read path', () => {
     await s.close();
     s = await openTest(dir, clock, { minScrapeIntervalMs: 10_000 });
     expect(await collect(s.searchSeries(upQ(base, T0), never()))).toEqual(series([[base + 5000, 2], [base + 12_000, 4]]));
+    await s.close();
+  });
+
+  it('says a series holds no NaN only when its stored blocks show so', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const job = (j: string) => ({ __name__: 'up', job: j });
+    const t = (i: number) => T0 - 100_000 + i * 1000;
+    await s.addRows(DEFAULT_TENANT, [
+      ...[1, 2, 3].map((i) => row(job('plain'), t(i), i / 10)),
+      row(job('stale'), t(1), 1), row(job('stale'), t(2), STALE_NAN),
+      row(job('nan'), t(1), NaN), row(job('nan'), t(2), 2),
+      row(job('const-nan'), t(1), NaN), row(job('const-nan'), t(2), NaN),
+      row(job('later'), t(1), 1),
+    ]);
+    await s.forceFlush();
+    // Buffered rows are not vouched for: the series that has some is "unknown".
+    await s.addRows(DEFAULT_TENANT, [row(job('later'), t(5), 5), row(job('buffered'), t(5), 5)]);
+    const got: Record<string, boolean | undefined> = {};
+    for await (const x of s.searchSeries(upQ(T0 - 200_000, T0), never())) {
+      got[x.labels.find((l) => l.name === 'job')!.value] = x.noNaN;
+      if (x.noNaN === true) expect(x.values.some((v) => Number.isNaN(v))).toBe(false);
+    }
+    expect(got).toEqual({ plain: true, stale: false, nan: false, 'const-nan': false, later: false, buffered: false });
     await s.close();
   });
 });

@@ -105,9 +105,10 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
       // A borrowing caller gets views of the scratch buffers (rewritten for the next series): a
       // copy per series cost more than decoding it (a 24 h range query copies 23 KB per series).
       if (labels !== undefined) {
+        const noNaN = !s.mayHoldNaN;
         yield q.borrow === true
-          ? { labels, timestamps: s.ts.subarray(lo, hi), values: s.vals.subarray(lo, hi) }
-          : { labels, timestamps: s.ts.slice(lo, hi), values: s.vals.slice(lo, hi) };
+          ? { labels, timestamps: s.ts.subarray(lo, hi), values: s.vals.subarray(lo, hi), noNaN }
+          : { labels, timestamps: s.ts.slice(lo, hi), values: s.vals.slice(lo, hi), noNaN };
       }
       if (work >= YIELD_EVERY_ROWS) {
         work = 0;
@@ -163,6 +164,7 @@ export function appendBufferedRows(buffers: SeriesScope['buffers'], id: number, 
     if (rows === 0) continue;
     s.ensure(rows);
     s.n += b.copySeries(id, s.ts, s.vals, s.n);
+    s.mayHoldNaN = true;
     holding++;
   }
   return holding;

@@ -79,6 +79,11 @@ export interface SeriesSamples {
   readonly labels: Labels;
   readonly timestamps: Float64Array;
   readonly values: Float64Array;
+  /**
+   * noNaN: true when the searcher knows that no value is NaN (so none is a staleness marker),
+   * e.g. from how the values were stored; absent or false: unknown.
+   */
+  readonly noNaN?: boolean;
 }
 
 /** TsdbStatusQuery parameters of /api/v1/status/tsdb (DECISIONS.md). */

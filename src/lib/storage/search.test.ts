@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_TENANT } from '../storageapi/api.ts';
+import { DEFAULT_TENANT, type SeriesSamples } from '../storageapi/api.ts';
+import { YIELD_EVERY_ROWS } from './search.ts';
 import { STALE_NAN } from '../storageapi/stale.ts';
 import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
 
@@ -137,6 +138,47 @@ describe('searchSeries read path', () => {
       if (x.noNaN === true) expect(x.values.some((v) => Number.isNaN(v))).toBe(false);
     }
     expect(got).toEqual({ plain: true, stale: false, nan: false, 'const-nan': false, later: false, buffered: false });
+    await s.close();
+  });
+
+  it('reads in batches what searchSeries reads, a batch left partly read going on after its last series read', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const rows = [];
+    // 40 series of 2,000 samples: several batches of YIELD_EVERY_ROWS work.
+    for (let k = 0; k < 40; k++) for (let i = 0; i < 2000; i++) rows.push(row({ __name__: 'up', k: String(k).padStart(2, '0') }, T0 - 2_100_000 + i * 1000, k * 1e4 + i));
+    await s.addRows(DEFAULT_TENANT, rows);
+    await s.forceFlush();
+    const q = upQ(T0 - 3_000_000, T0);
+    const want = await collect(s.searchSeries(q, never()));
+    const key = (x: SeriesSamples) => x.labels.map((l) => `${l.name}=${l.value}`).join(',');
+    const pairs = (x: SeriesSamples): [number, number][] => [...x.timestamps].map((t, i) => [t, x.values[i]!]);
+    const got: Record<string, [number, number][]> = {};
+    const sizes: number[] = [];
+    for await (const batch of s.searchSeriesBatches({ ...q, borrow: true }, never())) {
+      let n = 0;
+      for (const x of batch) {
+        got[key(x)] = pairs(x);
+        n++;
+        // The second batch is left after one series: the next one goes on from the series after it.
+        if (sizes.length === 1) break;
+      }
+      sizes.push(n);
+    }
+    expect(Object.keys(got)).toHaveLength(40);
+    expect(Object.values(got)).toEqual(Object.values(want));
+    expect(sizes.length).toBeGreaterThan(2);
+    expect(sizes.reduce((a, b) => a + b)).toBe(40);
+    expect(sizes[0]! * 2100).toBeGreaterThanOrEqual(YIELD_EVERY_ROWS);
+    // Leaving the loop ends the search: the next one reads into the scratch it gave back.
+    const first = new Set<ArrayBufferLike>();
+    for await (const batch of s.searchSeriesBatches({ ...q, borrow: true }, never())) {
+      for (const x of batch) {
+        first.add(x.values.buffer);
+        break;
+      }
+      break;
+    }
+    for await (const batch of s.searchSeriesBatches({ ...q, borrow: true }, never())) for (const x of batch) expect(first.has(x.values.buffer)).toBe(true);
     await s.close();
   });
 });

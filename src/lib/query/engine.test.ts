@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../promql/index.ts';
-import { DEFAULT_TENANT, LimitExceededError, type Searcher } from '../storageapi/index.ts';
+import { DEFAULT_TENANT, LimitExceededError, type SearchQuery, type Searcher, type SeriesSamples } from '../storageapi/index.ts';
 import { at, fixture, OPTS, over, show } from './_test-fixture.ts';
 import { instant, range, type QueryResult } from './engine.ts';
 import { QueryError } from './errors.ts';
@@ -150,6 +150,28 @@ describe('query limits and statistics', () => {
     });
     for (const query of ['sum_over_time(gauge[10m])', 'gauge + gauge']) {
       const p = instant(tracked, query, 10 * MIN, { ...OPTS, maxSamples: 5 });
+      await expect(p).rejects.toSatisfy((e: unknown) => e instanceof LimitExceededError && e.flag === 'search.maxSamplesPerQuery');
+      expect(open).toEqual([]);
+    }
+  });
+
+  it('reads the batches of a searcher that has them, and ends that search over the samples limit', async () => {
+    const open: number[] = [];
+    // Batches of two series, each read only as the engine iterates it.
+    async function* batches(q: SearchQuery, signal: AbortSignal): AsyncGenerator<Iterable<SeriesSamples>> {
+      open.push(1);
+      try {
+        const all: SeriesSamples[] = [];
+        for await (const x of db.searchSeries(q, signal)) all.push(x);
+        for (let i = 0; i < all.length; i += 2) yield all.slice(i, i + 2);
+      } finally {
+        open.pop();
+      }
+    }
+    const batched: Searcher = { ...withSearch(() => { throw new Error('searchSeries called'); }), searchSeriesBatches: batches };
+    for (const query of ['sum_over_time(gauge[10m])', 'gauge + gauge', 'sum(gauge)']) {
+      expect(await instant(batched, query, 10 * MIN, OPTS)).toEqual(await instant(db, query, 10 * MIN, OPTS));
+      const p = instant(batched, query, 10 * MIN, { ...OPTS, maxSamples: 5 });
       await expect(p).rejects.toSatisfy((e: unknown) => e instanceof LimitExceededError && e.flag === 'search.maxSamplesPerQuery');
       expect(open).toEqual([]);
     }

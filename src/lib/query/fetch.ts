@@ -40,61 +40,60 @@ export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: Qu
 }
 
 /**
- * streamRaw yields what fetchRaw returns one series at a time, keeping none: a rollup over
- * millions of samples then holds one series' samples at a time instead of all of them. The
- * caller must be done with a series' timestamps and values before it asks for the next one (they
- * may be views of buffers the search reuses: SearchQuery.borrow). The data of an identical fetch
- * already made in this query is served from that fetch instead.
+ * RawBatches: series in batches, each read synchronously as it is iterated (storageapi
+ * Searcher.searchSeriesBatches): a reader of one series at a time awaits once per batch.
  */
-export function streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): AsyncIterable<RawSeries> {
+export type RawBatches = AsyncIterable<Iterable<RawSeries>>;
+
+/** batchesOf reads a list of series as one batch and passes batches on as they are. */
+export function batchesOf(series: readonly RawSeries[] | RawBatches): RawBatches | Iterable<Iterable<RawSeries>> {
+  return Symbol.asyncIterator in series ? series : [series];
+}
+
+/**
+ * streamRaw yields what fetchRaw returns in batches, keeping none: a rollup over millions of
+ * samples then holds one series' samples at a time instead of all of them. The caller must be
+ * done with a series' timestamps and values before it asks for the next one (they may be views
+ * of buffers the search reuses: SearchQuery.borrow). The data of an identical fetch already made
+ * in this query is served from that fetch instead.
+ */
+export function streamRaw(sel: VectorSelector, minT: number, maxT: number, st: QueryState): RawBatches {
   const sets = selectorMatcherSets(sel, st);
   // The key (a JSON text of the matchers) is built only when there is a fetch to share.
   const shared = st.fetchCache.size === 0 ? undefined : st.fetchCache.get(fetchKey(sets, minT, maxT));
-  // The search itself is returned, not wrapped in another generator: every generator layer costs
-  // each series a few promise turns.
   return shared === undefined ? searchRaw(sets, minT, maxT, st, true) : sharedSeries(shared);
 }
 
-async function* sharedSeries(p: Promise<RawSeries[]>): AsyncGenerator<RawSeries> {
-  yield* await p;
+async function* sharedSeries(p: Promise<RawSeries[]>): AsyncGenerator<Iterable<RawSeries>> {
+  yield await p;
 }
 
 async function doFetch(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState): Promise<RawSeries[]> {
   const out: RawSeries[] = [];
-  for await (const s of searchRaw(sets, minT, maxT, st, false)) out.push(s);
+  for await (const batch of searchRaw(sets, minT, maxT, st, false)) for (const s of batch) out.push(s);
   return out;
 }
 
-// searchRaw runs one storage search, counting series and samples against the query's limits;
-// borrow: see SearchQuery.borrow. It maps the storage's iterator step by step instead of wrapping
-// it in another async generator: a generator layer costs every series a few more promise turns
-// (an instant query's series are a few samples each, so those turns were a large part of them).
-function searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): AsyncIterable<RawSeries> {
-  return {
-    [Symbol.asyncIterator](): AsyncIterator<RawSeries> {
-      if (maxT < minT) return { next: () => Promise.resolve({ done: true, value: undefined }) };
-      const it = st.searcher.searchSeries(searchQuery(sets, minT, maxT, st, borrow), st.signal)[Symbol.asyncIterator]();
-      const step = (r: IteratorResult<SeriesSamples>): IteratorResult<RawSeries> | Promise<never> => {
-        if (r.done === true) return r;
-        const s = r.value;
-        try {
-          countFetched(s.timestamps.length, st);
-        } catch (err) {
-          // Over a limit: end the storage search (it unpins its parts) before failing.
-          return Promise.resolve(it.return?.()).then(() => Promise.reject(err as Error));
-        }
-        return { done: false, value: { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false } };
-      };
-      return {
-        next: () => it.next().then(step),
-        // Stopping early (a limit, an error in the consumer) ends the storage search and its pins.
-        return: async (): Promise<IteratorResult<RawSeries>> => {
-          await it.return?.();
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
+// searchRaw runs one storage search in batches (one series per batch from a searcher without
+// them), counting series and samples against the query's limits; borrow: see SearchQuery.borrow.
+// Leaving the loop early (over a limit, an error in the consumer) ends the storage search, which
+// unpins its parts.
+async function* searchRaw(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): AsyncGenerator<Iterable<RawSeries>> {
+  if (maxT < minT) return;
+  const q = searchQuery(sets, minT, maxT, st, borrow);
+  const batches = st.searcher.searchSeriesBatches?.(q, st.signal) ?? oneByOne(st.searcher.searchSeries(q, st.signal));
+  for await (const batch of batches) yield counted(batch, st);
+}
+
+async function* oneByOne(series: AsyncIterable<SeriesSamples>): AsyncGenerator<Iterable<SeriesSamples>> {
+  for await (const s of series) yield [s];
+}
+
+function* counted(batch: Iterable<SeriesSamples>, st: QueryState): Generator<RawSeries> {
+  for (const s of batch) {
+    countFetched(s.timestamps.length, st);
+    yield { labels: s.labels, timestamps: s.timestamps, values: s.values, dropName: false, noNaN: s.noNaN === true };
+  }
 }
 
 function searchQuery(sets: LabelMatcher[][], minT: number, maxT: number, st: QueryState, borrow: boolean): SearchQuery {
@@ -128,8 +127,13 @@ export function countFetched(samples: number, st: QueryState): void {
   }
 }
 
-/** withoutStale drops staleness markers: range vectors never contain them (Prometheus). */
+/**
+ * withoutStale drops staleness markers: range vectors never contain them (Prometheus). A series
+ * known to hold no NaN (RawSeries.noNaN: most stored blocks tell so as they are decoded) is
+ * returned as it is without a look at its values.
+ */
 export function withoutStale(s: RawSeries): RawSeries {
+  if (s.noNaN === true) return s;
   const vs = s.values;
   // Every stored sample passes here: look for NaN first (one compare), and only then for the
   // staleness marker's bits.

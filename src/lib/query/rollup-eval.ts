@@ -7,7 +7,7 @@ import { QueryError } from './errors.ts';
 import { fromRecord, setLabel } from './labels.ts';
 import type { QueryState } from './query-state.ts';
 import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
-import { countFetched, offloadSearch, withoutStale } from './fetch.ts';
+import { batchesOf, countFetched, offloadSearch, withoutStale } from './fetch.ts';
 import type { RollupBatch } from './rollup-offload.ts';
 import { runWindows, type RollupSpec } from './rollup-run.ts';
 import { rollupSource, type RollupSource } from './rollup-source.ts';
@@ -62,16 +62,18 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   }
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
   let k = 0;
-  for await (const stored of src.series) {
-    const r = src.stale ? withoutStale(stored) : stored;
-    const turn = st.yieldAfter(grid.n + r.timestamps.length);
-    if (turn !== undefined) await turn;
-    const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
-    k++;
-    for (const variant of variants) {
-      const s = reuse ?? { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
-      if (!runWindows(fn, r.timestamps, r.values, spec, rangeMs, variant, s)) continue;
-      emit({ labels: variantLabels(fn, r.labels, variant), values: s.values, present: s.present, dropName: r.dropName || dropName });
+  for await (const batch of batchesOf(src.series)) {
+    for (const stored of batch) {
+      const r = src.stale ? withoutStale(stored) : stored;
+      const turn = st.yieldAfter(grid.n + r.timestamps.length);
+      if (turn !== undefined) await turn;
+      const rangeMs = src.perSeriesRange?.[k] ?? src.rangeMs;
+      k++;
+      for (const variant of variants) {
+        const s = reuse ?? { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
+        if (!runWindows(fn, r.timestamps, r.values, spec, rangeMs, variant, s)) continue;
+        emit({ labels: variantLabels(fn, r.labels, variant), values: s.values, present: s.present, dropName: r.dropName || dropName });
+      }
     }
   }
   return { type: 'vector', series: out };
@@ -112,16 +114,18 @@ function pickVariants(fn: RollupFunction, strParams: string[], func: string): nu
 // absentOverTime: 1 at the steps where no series had a sample in its window.
 async function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Promise<Value> {
   const covered = new Uint8Array(grid.n);
-  for await (const stored of src.series) {
-    const r = src.stale ? withoutStale(stored) : stored;
-    let lo = 0;
-    let hi = 0;
-    const ts = r.timestamps;
-    for (let i = 0; i < grid.n; i++) {
-      const end = src.fixed ? src.windows.start : src.windows.start + i * src.windows.step;
-      while (hi < ts.length && ts[hi]! <= end) hi++;
-      while (lo < hi && ts[lo]! <= end - src.rangeMs - st.opts.edgeMs) lo++;
-      if (hi > lo) covered[i] = 1;
+  for await (const batch of batchesOf(src.series)) {
+    for (const stored of batch) {
+      const r = src.stale ? withoutStale(stored) : stored;
+      let lo = 0;
+      let hi = 0;
+      const ts = r.timestamps;
+      for (let i = 0; i < grid.n; i++) {
+        const end = src.fixed ? src.windows.start : src.windows.start + i * src.windows.step;
+        while (hi < ts.length && ts[hi]! <= end) hi++;
+        while (lo < hi && ts[lo]! <= end - src.rangeMs - st.opts.edgeMs) lo++;
+        if (hi > lo) covered[i] = 1;
+      }
     }
   }
   st.signal.throwIfAborted();

@@ -4,7 +4,7 @@
 import type { Expr, MatrixSelector, SubqueryExpr, VectorSelector } from '../promql/index.ts';
 import { LimitExceededError } from '../storageapi/index.ts';
 import { QueryError } from './errors.ts';
-import { fetchRaw, streamRaw, withoutStale } from './fetch.ts';
+import { fetchRaw, streamRaw, withoutStale, type RawBatches } from './fetch.ts';
 import type { QueryState } from './query-state.ts';
 import { shiftedGrid } from './selector.ts';
 import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
@@ -15,8 +15,8 @@ import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
  * step uses the single window of an @ modifier.
  */
 export interface RollupSource {
-  /** series: a list, or (range selectors) a stream to be read once, series by series. */
-  readonly series: readonly RawSeries[] | AsyncIterable<RawSeries>;
+  /** series: a list, or (range selectors) a stream to be read once, in batches (fetch.ts batchesOf). */
+  readonly series: readonly RawSeries[] | RawBatches;
   /**
    * stale: the series are stored data that may hold staleness markers, which the reader drops
    * (fetch.ts withoutStale) as it reads each series: a filtering generator in between would cost

@@ -54,16 +54,18 @@ export async function evalVectorSelector(sel: VectorSelector, grid: Grid, st: Qu
   // A selector written once in the query is read series by series: only its values on the grid
   // stay, not every raw sample of every series at once (24 h of 1-minute samples are 11 times
   // the grid of a 5-minute step).
-  const raw = st.mayRefetch(sel) ? await fetchRaw(sel, minT, maxT, st) : streamRaw(sel, minT, maxT, st);
+  const raw = st.mayRefetch(sel) ? [await fetchRaw(sel, minT, maxT, st)] : streamRaw(sel, minT, maxT, st);
   const out: Series[] = [];
   const reuse = sink !== undefined && g.n === grid.n ? { values: new Float64Array(g.n), present: new Uint8Array(g.n) } : undefined;
-  for await (const r of raw) {
-    const turn = st.yieldAfter(g.n + r.timestamps.length);
-    if (turn !== undefined) await turn;
-    const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, selectLb, wantTimestamps, reuse);
-    if (s === null) continue;
-    if (sink !== undefined) sink(broadcast(s, grid.n));
-    else out.push(broadcast(s, grid.n));
+  for await (const batch of raw) {
+    for (const r of batch) {
+      const turn = st.yieldAfter(g.n + r.timestamps.length);
+      if (turn !== undefined) await turn;
+      const s = smoothed ? smooth(withoutStale(r), g, lb) : lookback(r, g, selectLb, wantTimestamps, reuse);
+      if (s === null) continue;
+      if (sink !== undefined) sink(broadcast(s, grid.n));
+      else out.push(broadcast(s, grid.n));
+    }
   }
   return out;
 }

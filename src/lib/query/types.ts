@@ -26,6 +26,8 @@ export interface RawSeries {
   readonly timestamps: Float64Array;
   readonly values: Float64Array;
   readonly dropName: boolean;
+  /** noNaN: true when no value is NaN, known without looking (SeriesSamples.noNaN); absent or false: unknown. */
+  readonly noNaN?: boolean;
 }
 
 export type Value =

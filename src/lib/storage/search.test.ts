@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_TENANT } from '../storageapi/api.ts';
+import { DEFAULT_TENANT, type SeriesSamples } from '../storageapi/api.ts';
+import { YIELD_EVERY_ROWS } from './search.ts';
+import { STALE_NAN } from '../storageapi/stale.ts';
 import { FakeClock, T0, TempDirs, collect, m, never, openTest, query, row } from './testdata/helpers.ts';
 
 const dirs = new TempDirs();
@@ -113,6 +115,70 @@ describe('searchSeries read path', () => {
     await s.close();
     s = await openTest(dir, clock, { minScrapeIntervalMs: 10_000 });
     expect(await collect(s.searchSeries(upQ(base, T0), never()))).toEqual(series([[base + 5000, 2], [base + 12_000, 4]]));
+    await s.close();
+  });
+
+  it('says a series holds no NaN only when its stored blocks show so', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const job = (j: string) => ({ __name__: 'up', job: j });
+    const t = (i: number) => T0 - 100_000 + i * 1000;
+    await s.addRows(DEFAULT_TENANT, [
+      ...[1, 2, 3].map((i) => row(job('plain'), t(i), i / 10)),
+      row(job('stale'), t(1), 1), row(job('stale'), t(2), STALE_NAN),
+      row(job('nan'), t(1), NaN), row(job('nan'), t(2), 2),
+      row(job('const-nan'), t(1), NaN), row(job('const-nan'), t(2), NaN),
+      row(job('later'), t(1), 1),
+    ]);
+    await s.forceFlush();
+    // Buffered rows are not vouched for: the series that has some is "unknown".
+    await s.addRows(DEFAULT_TENANT, [row(job('later'), t(5), 5), row(job('buffered'), t(5), 5)]);
+    const got: Record<string, boolean | undefined> = {};
+    for await (const x of s.searchSeries(upQ(T0 - 200_000, T0), never())) {
+      got[x.labels.find((l) => l.name === 'job')!.value] = x.noNaN;
+      if (x.noNaN === true) expect(x.values.some((v) => Number.isNaN(v))).toBe(false);
+    }
+    expect(got).toEqual({ plain: true, stale: false, nan: false, 'const-nan': false, later: false, buffered: false });
+    await s.close();
+  });
+
+  it('reads in batches what searchSeries reads, a batch left partly read going on after its last series read', async () => {
+    const s = await openTest(dirs.make(), new FakeClock());
+    const rows = [];
+    // 40 series of 2,000 samples: several batches of YIELD_EVERY_ROWS work.
+    for (let k = 0; k < 40; k++) for (let i = 0; i < 2000; i++) rows.push(row({ __name__: 'up', k: String(k).padStart(2, '0') }, T0 - 2_100_000 + i * 1000, k * 1e4 + i));
+    await s.addRows(DEFAULT_TENANT, rows);
+    await s.forceFlush();
+    const q = upQ(T0 - 3_000_000, T0);
+    const want = await collect(s.searchSeries(q, never()));
+    const key = (x: SeriesSamples) => x.labels.map((l) => `${l.name}=${l.value}`).join(',');
+    const pairs = (x: SeriesSamples): [number, number][] => [...x.timestamps].map((t, i) => [t, x.values[i]!]);
+    const got: Record<string, [number, number][]> = {};
+    const sizes: number[] = [];
+    for await (const batch of s.searchSeriesBatches({ ...q, borrow: true }, never())) {
+      let n = 0;
+      for (const x of batch) {
+        got[key(x)] = pairs(x);
+        n++;
+        // The second batch is left after one series: the next one goes on from the series after it.
+        if (sizes.length === 1) break;
+      }
+      sizes.push(n);
+    }
+    expect(Object.keys(got)).toHaveLength(40);
+    expect(Object.values(got)).toEqual(Object.values(want));
+    expect(sizes.length).toBeGreaterThan(2);
+    expect(sizes.reduce((a, b) => a + b)).toBe(40);
+    expect(sizes[0]! * 2100).toBeGreaterThanOrEqual(YIELD_EVERY_ROWS);
+    // Leaving the loop ends the search: the next one reads into the scratch it gave back.
+    const first = new Set<ArrayBufferLike>();
+    for await (const batch of s.searchSeriesBatches({ ...q, borrow: true }, never())) {
+      for (const x of batch) {
+        first.add(x.values.buffer);
+        break;
+      }
+      break;
+    }
+    for await (const batch of s.searchSeriesBatches({ ...q, borrow: true }, never())) for (const x of batch) expect(first.has(x.values.buffer)).toBe(true);
     await s.close();
   });
 });

@@ -80,21 +80,69 @@ function pinParts(core: StorageCore, minTs: number, maxTs: number): DataPart[] {
  * proceed meanwhile; breaking out of the loop releases them.
  */
 export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<SeriesSamples> {
+  for await (const batch of searchSeriesBatches(core, q, signal)) yield* batch;
+}
+
+/**
+ * searchSeriesBatches is searchSeries in batches (Searcher.searchSeriesBatches): a batch reads
+ * its series one by one as it is iterated, until YIELD_EVERY_ROWS of work, and the event loop
+ * gets a turn before the next batch. A caller that reads series one at a time then awaits once
+ * per batch: an await per series (a few promises and results each) was a large part of a query
+ * over many short series. Parts stay pinned until the iteration ends, however it ends.
+ */
+export async function* searchSeriesBatches(core: StorageCore, q: SearchQuery, signal: AbortSignal): AsyncGenerator<Iterable<SeriesSamples>> {
   const scope = openSeriesScope(core, q, signal);
   if (scope === undefined) return;
-  const { ids, minTs, maxTs, parts, buffers, tk, dedupMs } = scope;
-  let scratch: SeriesScratch | undefined;
-  const cursors = parts.map((p) => new SeriesBlockCursor(p, minTs, maxTs, ids, core.readBuffers));
+  let read: SeriesRead | undefined;
   try {
-    const s = core.scratches.take();
-    scratch = s;
+    read = new SeriesRead(core, q, scope, signal);
+    while (!read.done) {
+      yield read.batch();
+      if (!read.done) await yieldNow();
+    }
+  } finally {
+    read?.release();
+    scope.release();
+  }
+}
+
+// SeriesRead is the state of one series search between its batches: the next series to read,
+// the part cursors and the scratch the series are gathered in.
+class SeriesRead {
+  readonly #core: StorageCore;
+  readonly #scope: SeriesScope;
+  readonly #signal: AbortSignal;
+  readonly #borrow: boolean;
+  readonly #cursors: SeriesBlockCursor[];
+  readonly #s: SeriesScratch;
+  #next = 0;
+
+  constructor(core: StorageCore, q: SearchQuery, scope: SeriesScope, signal: AbortSignal) {
+    this.#core = core;
+    this.#scope = scope;
+    this.#signal = signal;
+    this.#borrow = q.borrow === true;
+    this.#cursors = scope.parts.map((p) => new SeriesBlockCursor(p, scope.minTs, scope.maxTs, scope.ids, core.readBuffers));
+    this.#s = core.scratches.take();
+  }
+
+  get done(): boolean {
+    return this.#next >= this.#scope.ids.length;
+  }
+
+  /** batch reads series from the next one on, until YIELD_EVERY_ROWS of work. */
+  *batch(): Generator<SeriesSamples> {
+    const { ids, minTs, maxTs, buffers, tk, dedupMs } = this.#scope;
+    const core = this.#core;
+    const s = this.#s;
     let work = 0;
-    for (const id of ids) {
+    while (work < YIELD_EVERY_ROWS && this.#next < ids.length) {
+      const id = ids[this.#next++]!;
       s.reset();
       // Parts come oldest first: on unmerged data a series' parts usually follow on in time, and
       // then its samples need no sort (two passes over every sample otherwise).
       let ordered = true;
-      for (const c of cursors) {
+      for (const c of this.#cursors) {
         const from = s.n;
         if (c.readSeries(id, s) > 0 && !followsOn(s, from)) ordered = false;
       }
@@ -105,21 +153,19 @@ export async function* searchSeries(core: StorageCore, q: SearchQuery, signal: A
       // A borrowing caller gets views of the scratch buffers (rewritten for the next series): a
       // copy per series cost more than decoding it (a 24 h range query copies 23 KB per series).
       if (labels !== undefined) {
-        yield q.borrow === true
-          ? { labels, timestamps: s.ts.subarray(lo, hi), values: s.vals.subarray(lo, hi) }
-          : { labels, timestamps: s.ts.slice(lo, hi), values: s.vals.slice(lo, hi) };
+        const noNaN = !s.mayHoldNaN;
+        yield this.#borrow
+          ? { labels, timestamps: s.ts.subarray(lo, hi), values: s.vals.subarray(lo, hi), noNaN }
+          : { labels, timestamps: s.ts.slice(lo, hi), values: s.vals.slice(lo, hi), noNaN };
       }
-      if (work >= YIELD_EVERY_ROWS) {
-        work = 0;
-        await yieldNow();
-      }
-      signal.throwIfAborted();
+      this.#signal.throwIfAborted();
     }
-  } finally {
-    // The caller is done with the last series (borrowed views included) once the search ends.
-    if (scratch !== undefined) core.scratches.give(scratch);
-    for (const c of cursors) c.release();
-    scope.release();
+  }
+
+  /** release gives back the scratch and the read buffers; the caller is done with the last series (borrowed views included). */
+  release(): void {
+    this.#core.scratches.give(this.#s);
+    for (const c of this.#cursors) c.release();
   }
 }
 
@@ -163,6 +209,7 @@ export function appendBufferedRows(buffers: SeriesScope['buffers'], id: number, 
     if (rows === 0) continue;
     s.ensure(rows);
     s.n += b.copySeries(id, s.ts, s.vals, s.n);
+    s.mayHoldNaN = true;
     holding++;
   }
   return holding;

@@ -163,7 +163,7 @@ export class SeriesBlocksDecoder {
         const ts = r.readBytes(r.readUvarint());
         const vals = r.readBytes(r.readUvarint());
         const from = s.n;
-        appendSourceBlock(s, b, this.#lastTs, minTs, maxTs, (fromTs) => decodeBlock(b, ts, () => vals, s.ts, s.vals, s.n, this.#what, fromTs), this.#what);
+        appendSourceBlock(s, b, this.#lastTs, minTs, maxTs, (fromTs) => decodeBlock(b, ts, () => vals, s.ts, s.vals, s.n, this.#what, fromTs, s), this.#what);
         // A part's first block: its samples must follow on from what came before (search.ts).
         if (this.#lastTs === -Infinity && !followsOn(s, from)) this.#unordered = true;
         this.#lastTs = b.maxTs;
@@ -174,6 +174,7 @@ export class SeriesBlocksDecoder {
         new Uint8Array(s.ts.buffer, s.ts.byteOffset + s.n * 8, n * 8).set(r.readBytes(n * 8));
         new Uint8Array(s.vals.buffer, s.vals.byteOffset + s.n * 8, n * 8).set(r.readBytes(n * 8));
         s.n += n;
+        s.mayHoldNaN = true;
         this.#unordered = true;
       } else {
         r.fail(`unknown item 0x${item.toString(16)}`);

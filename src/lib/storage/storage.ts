@@ -184,6 +184,10 @@ export class Storage implements Searcher, Deleter, Inserter, TenantLister {
     return search.searchSeries(this.#core, this.#retained(q), signal);
   }
 
+  searchSeriesBatches(q: SearchQuery, signal: AbortSignal): AsyncIterable<Iterable<SeriesSamples>> {
+    return search.searchSeriesBatches(this.#core, this.#retained(q), signal);
+  }
+
   /** searchSeriesBlocks is searchSeries as stored blocks, for a cluster storage node (series-blocks.ts). */
   searchSeriesBlocks(q: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesBlocks> {
     return searchSeriesBlocks(this.#core, this.#retained(q), signal);

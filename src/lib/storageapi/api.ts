@@ -79,6 +79,11 @@ export interface SeriesSamples {
   readonly labels: Labels;
   readonly timestamps: Float64Array;
   readonly values: Float64Array;
+  /**
+   * noNaN: true when the searcher knows that no value is NaN (so none is a staleness marker),
+   * e.g. from how the values were stored; absent or false: unknown.
+   */
+  readonly noNaN?: boolean;
 }
 
 /** TsdbStatusQuery parameters of /api/v1/status/tsdb (DECISIONS.md). */
@@ -117,6 +122,15 @@ export interface Searcher {
    * being decoded; callers that need all series at once collect them.
    */
   searchSeries(q: SearchQuery, signal: AbortSignal): AsyncIterable<SeriesSamples>;
+
+  /**
+   * searchSeriesBatches, where a searcher has it, is searchSeries in batches for a caller that
+   * reads series one at a time: a batch is read synchronously as it is iterated (a borrowing
+   * query's views stay valid until the next series), the event loop gets its turns between
+   * batches, so the caller awaits once per batch instead of once per series. A batch is read
+   * (or left) before the next one is asked for.
+   */
+  searchSeriesBatches?(q: SearchQuery, signal: AbortSignal): AsyncIterable<Iterable<SeriesSamples>>;
 
   /** searchLabelSets returns the label sets of matching series (the /api/v1/series body). `limit` 0 = none. */
   searchLabelSets(q: SearchQuery, limit: number, signal: AbortSignal): Promise<Labels[]>;

@@ -63,9 +63,17 @@ describe('decodeTimestampsTail', () => {
 });
 
 describe('decodeValuesTail', () => {
-  it('decodes the values from lo on bit-exact, from streams with and without a tail', () => {
+  // Both decoders report whether a value written may be NaN: "no" must be true, and the decimal
+  // and constant forms know their NaNs (a tail reports those of the whole block).
+  it('decodes the values from lo on bit-exact, from streams with and without a tail, and report NaN as the encoding shows', () => {
+    const hasNaN = (a: Float64Array): boolean => a.some((v) => Number.isNaN(v));
+    // Runs of one value make constant blocks.
+    const blockArb = fc.oneof(
+      fc.array(valueArb, { minLength: 1, maxLength: 300 }),
+      fc.tuple(valueArb, fc.integer({ min: 1, max: 200 })).map(([v, n]) => Array<number>(n).fill(v)),
+    );
     fc.assert(
-      fc.property(fc.array(valueArb, { minLength: 1, maxLength: 300 }), fc.constantFrom(0, 3), fc.nat(), fc.array(fc.nat(), { maxLength: 3 }), (vals, level, loSeed, stale) => {
+      fc.property(blockArb, fc.constantFrom(0, 3), fc.nat(), fc.array(fc.nat(), { maxLength: 3 }), (vals, level, loSeed, stale) => {
         const src = Float64Array.from(vals);
         for (const i of stale) src[i % src.length] = STALE_NAN;
         const n = src.length;
@@ -74,11 +82,14 @@ describe('decodeValuesTail', () => {
         const enc = new ValueEncoder(level).encode(src, 0, n, w);
         const f = (e: number, bytes: Uint8Array) => {
           const out = new Float64Array(n);
-          decodeValuesTail(e, bytes, n, lo, out, 0, 'tail');
+          const tailNaN = decodeValuesTail(e, bytes, n, lo, out, 0, 'tail');
           expect(sameBits(out.subarray(lo), src.subarray(lo))).toBe(true);
           const whole = new Float64Array(n);
-          decodeValues(e, bytes, n, whole, 0, 'whole');
+          const wholeNaN = decodeValues(e, bytes, n, whole, 0, 'whole');
           expect(sameBits(whole, src)).toBe(true);
+          if (!tailNaN) expect(hasNaN(src.subarray(lo))).toBe(false);
+          if ((e & ~ENC_ZSTD) !== V_FLOAT_XOR) expect([tailNaN, wholeNaN]).toEqual([hasNaN(src), hasNaN(src)]);
+          else expect(wholeNaN).toBe(true);
         };
         f(enc, w.copy());
         if (enc === V_DECIMAL_DELTA_TAIL) f(V_DECIMAL_DELTA, withoutLastVarints(w.copy(), 1));

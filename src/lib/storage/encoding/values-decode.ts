@@ -23,15 +23,19 @@ function open(enc: number, data: Uint8Array, n: number, out: Float64Array, off: 
 
 /**
  * decodeValues writes n values into out[off..off+n) from a stream made by ValueEncoder.encode.
- * Throws CorruptDataError naming `what` on malformed input.
+ * Returns whether a value written may be NaN (a staleness marker included): false when the
+ * encoding shows that none is, at no cost per value (a decimal stream's values are scaled
+ * integers, only its exceptions carry raw bits; a constant has one value); an XOR stream may hold
+ * any bits. Throws CorruptDataError naming `what` on malformed input.
  */
-export function decodeValues(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): void {
+export function decodeValues(enc: number, data: Uint8Array, n: number, out: Float64Array, off: number, what: string): boolean {
   const c = open(enc, data, n, out, off, what);
   const kind = enc & ~ENC_ZSTD;
+  let nan = true;
   if (kind === V_CONST) {
-    fillConst(c, n, 0, out, off);
+    nan = fillConst(c, n, 0, out, off);
   } else if (kind === V_DECIMAL_DELTA || kind === V_DECIMAL_DELTA2 || kind === V_DECIMAL_DELTA_TAIL || kind === V_DECIMAL_DELTA2_TAIL) {
-    decodeDecimalStream(c, kind, n, out, off);
+    nan = decodeDecimalStream(c, kind, n, out, off);
   } else if (kind === V_FLOAT_XOR) {
     decodeXor(c, n, out, off);
   } else {
@@ -39,6 +43,7 @@ export function decodeValues(enc: number, data: Uint8Array, n: number, out: Floa
   }
   c.done();
   c.release();
+  return nan;
 }
 
 /**
@@ -46,23 +51,19 @@ export function decodeValues(enc: number, data: Uint8Array, n: number, out: Floa
  * (it may write the others too). Decimal streams with a tail are decoded backwards from their
  * last mantissa, and XOR streams backwards from their last value (the XOR of the whole stream),
  * so the cost of the decoding itself follows n − lo; a constant fills lo..n−1 only; other
- * streams are decoded whole.
+ * streams are decoded whole. Returns whether a value written may be NaN, as decodeValues does.
  */
-export function decodeValuesTail(enc: number, data: Uint8Array, n: number, lo: number, out: Float64Array, off: number, what: string): void {
+export function decodeValuesTail(enc: number, data: Uint8Array, n: number, lo: number, out: Float64Array, off: number, what: string): boolean {
   const kind = enc & ~ENC_ZSTD;
   const tail = kind === V_DECIMAL_DELTA_TAIL || kind === V_DECIMAL_DELTA2_TAIL || kind === V_FLOAT_XOR || kind === V_CONST;
-  if (lo <= 0 || !tail) {
-    decodeValues(enc, data, n, out, off, what);
-    return;
-  }
+  if (lo <= 0 || !tail) return decodeValues(enc, data, n, out, off, what);
   if (lo >= n) throw new CorruptDataError(`cannot decode ${what}: index ${lo} past ${n} values`);
   const c = open(enc, data, n, out, off, what);
   if (kind === V_CONST || kind === V_FLOAT_XOR) {
-    if (kind === V_CONST) fillConst(c, n, lo, out, off);
-    else decodeXorTail(c, n, lo, out, off);
+    const nan = kind === V_CONST ? fillConst(c, n, lo, out, off) : (decodeXorTail(c, n, lo, out, off), true);
     c.done();
     c.release();
-    return;
+    return nan;
   }
   const { exp, excStart, excCount } = decimalHeader(c, n);
   const mantStart = c.pos;
@@ -79,8 +80,9 @@ export function decodeValuesTail(enc: number, data: Uint8Array, n: number, lo: n
     if (delta2 && i - 1 > lo) d -= c.readVarintBefore(mantStart);
   }
   scale(out, off + lo, n - lo, exp);
-  if (excCount > 0) applyExceptions(c, excStart, excCount, out, off, n);
+  const nan = excCount > 0 && applyExceptions(c, excStart, excCount, out, off, n);
   c.release();
+  return nan;
 }
 
 const header = { exp: 0, excStart: 0, excCount: 0 };
@@ -107,7 +109,8 @@ function decimalHeader(c: ByteReader, n: number): typeof header {
   return header;
 }
 
-function decodeDecimalStream(c: ByteReader, kind: number, n: number, out: Float64Array, off: number): void {
+// decodeDecimalStream returns whether an exception wrote a NaN (the scaled mantissas never are).
+function decodeDecimalStream(c: ByteReader, kind: number, n: number, out: Float64Array, off: number): boolean {
   const { exp, excStart, excCount } = decimalHeader(c, n);
   const delta2 = kind === V_DECIMAL_DELTA2 || kind === V_DECIMAL_DELTA2_TAIL;
   let lastDelta = 0;
@@ -118,7 +121,7 @@ function decodeDecimalStream(c: ByteReader, kind: number, n: number, out: Float6
     if (delta2 && c.readVarint() !== lastDelta) c.fail('last delta does not match');
   }
   scale(out, off, n, exp);
-  if (excCount > 0) applyExceptions(c, excStart, excCount, out, off, n);
+  return excCount > 0 && applyExceptions(c, excStart, excCount, out, off, n);
 }
 
 // decodeDelta2 and decodeDelta keep their varint loop inline, twice: the one varint loop left
@@ -215,22 +218,35 @@ function scale(out: Float64Array, off: number, n: number, exp: number): void {
   }
 }
 
-// applyExceptions copies the raw bits of the exceptions (read from excStart) over their slots.
-function applyExceptions(c: ByteReader, excStart: number, count: number, out: Float64Array, off: number, n: number): void {
+// isNaNBits tells whether the float64 with these low and high 32 bits is a NaN: all exponent bits
+// set and a fraction that is not zero.
+function isNaNBits(lo: number, hi: number): boolean {
+  return (hi & 0x7ff00000) === 0x7ff00000 && ((hi & 0xfffff) | lo) !== 0;
+}
+
+// applyExceptions copies the raw bits of the exceptions (read from excStart) over their slots;
+// returns whether one of them is a NaN.
+function applyExceptions(c: ByteReader, excStart: number, count: number, out: Float64Array, off: number, n: number): boolean {
   const end = c.pos;
   const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
   c.pos = excStart;
   let pos = 0;
+  let nan = false;
   for (let i = 0; i < count; i++) {
     pos += c.readUvarint();
-    u[2 * pos] = c.readU32();
-    u[2 * pos + 1] = c.readU32();
+    const lo = c.readU32();
+    const hi = c.readU32();
+    u[2 * pos] = lo;
+    u[2 * pos + 1] = hi;
+    if (isNaNBits(lo, hi)) nan = true;
   }
   c.pos = end;
+  return nan;
 }
 
-// fillConst writes the stream's one value (its raw bits) into out[off+from..off+n).
-function fillConst(c: ByteReader, n: number, from: number, out: Float64Array, off: number): void {
+// fillConst writes the stream's one value (its raw bits) into out[off+from..off+n); returns
+// whether it is a NaN.
+function fillConst(c: ByteReader, n: number, from: number, out: Float64Array, off: number): boolean {
   const lo = c.readU32();
   const hi = c.readU32();
   const u = new Uint32Array(out.buffer, out.byteOffset + off * 8, n * 2);
@@ -238,6 +254,7 @@ function fillConst(c: ByteReader, n: number, from: number, out: Float64Array, of
     u[i] = lo;
     u[i + 1] = hi;
   }
+  return isNaNBits(lo, hi);
 }
 
 // xorWord returns the low (or high) 32 bits of the i-th XOR word of a stream at s, gathered from

@@ -44,7 +44,7 @@ export class SeriesBlockCursor {
   readonly #fields = emptyBlockFields();
   readonly #decode = (fromTs: number): number => {
     const s = this.#s!;
-    return this.#reader!.read(this.#bh!, this.#bj, s.ts, s.vals, s.n, fromTs);
+    return this.#reader!.read(this.#bh!, this.#bj, s.ts, s.vals, s.n, fromTs, s);
   };
   readonly #appendBlock = (h: BlockHeaders, j: number): void => {
     setBlockFields(this.#fields, h, j);

@@ -18,25 +18,32 @@ export interface BlockFields {
   readonly valEnc: number;
 }
 
+/** NaNReport is told when decoded values may hold a NaN (SeriesScratch.mayHoldNaN). */
+export interface NaNReport {
+  mayHoldNaN: boolean;
+}
+
 /**
  * decodeBlock decodes a block from its timestamp stream tsBytes and its value stream (vals() is
  * asked for it after the timestamps are decoded: a reader may reuse one buffer for both) into
  * outTs/outVals at off. Given fromTs above the block's minTs it decodes only the samples at or
- * after fromTs, at their places off+lo..: returns lo (0 when it decoded the whole block).
- * Throws CorruptDataError naming `what`.
+ * after fromTs, at their places off+lo..: returns lo (0 when it decoded the whole block). nan,
+ * when given, gets mayHoldNaN set (never cleared) unless the value encoding shows that no value
+ * written is NaN (values-decode.ts decodeValues). Throws CorruptDataError naming `what`.
  */
 export function decodeBlock(
   b: BlockFields, tsBytes: Uint8Array, vals: () => Uint8Array, outTs: Float64Array, outVals: Float64Array, off: number, what: string, fromTs = -Infinity,
+  nan?: NaNReport,
 ): number {
   const n = b.rows;
   if (fromTs > b.minTs) {
     const lo = decodeTimestampsTail(b.tsEnc, tsBytes, n, b.minTs, b.maxTs, fromTs, outTs, off, what);
-    decodeValuesTail(b.valEnc, vals(), n, lo, outVals, off, what);
+    if (decodeValuesTail(b.valEnc, vals(), n, lo, outVals, off, what) && nan !== undefined) nan.mayHoldNaN = true;
     return lo;
   }
   decodeTimestamps(b.tsEnc, tsBytes, n, b.minTs, outTs, off, what);
   if (outTs[off + n - 1] !== b.maxTs) throw new CorruptDataError(`cannot decode ${what}: timestamps do not end at the header's maxTs`);
-  decodeValues(b.valEnc, vals(), n, outVals, off, what);
+  if (decodeValues(b.valEnc, vals(), n, outVals, off, what) && nan !== undefined) nan.mayHoldNaN = true;
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BlockFields, decodeBlock } from './block-decode.ts';
+import { type BlockFields, type NaNReport, decodeBlock } from './block-decode.ts';
 import { type ReadBufferPool, SpanReader, type Wanted } from './span-read.ts';
 import { decompress, decompressTransient } from '../encoding/zstd.ts';
 import { ENC_ZSTD } from '../encoding/timestamps.ts';
@@ -119,7 +119,7 @@ export class DataPart {
       ts.release();
       vals.release();
     };
-    const read: BlockReader = (h, j, outTs, outVals, off, minTs) => {
+    const read: BlockReader = (h, j, outTs, outVals, off, minTs, nan) => {
       const tsBytes = ts.read(h, j, what);
       setBlockFields(b, h, j);
       vh = h;
@@ -129,9 +129,9 @@ export class DataPart {
         // inflated first: that, not the decoding, is its cost, so the inflated stream is kept.
         const plain = this.#plainValues(cache, h, j, readVals, what);
         b.valEnc &= ~ENC_ZSTD;
-        return decodeBlock(b, tsBytes, () => plain, outTs, outVals, off, what, minTs);
+        return decodeBlock(b, tsBytes, () => plain, outTs, outVals, off, what, minTs, nan);
       }
-      return decodeBlock(b, tsBytes, readVals, outTs, outVals, off, what, minTs);
+      return decodeBlock(b, tsBytes, readVals, outTs, outVals, off, what, minTs, nan);
     };
     return { read, release };
   }
@@ -152,13 +152,13 @@ export class DataPart {
     const vals = new ReadAhead(this.#valFd, minWindow, maxWindow);
     // One source for every block (merges call this per block: no closure each time).
     const source: ByteSource = (which, offset, size, what) => (which === 'ts' ? ts : vals).read(offset, size, what);
-    return (h, j, outTs, outVals, off, minTs) => this.#decodeBlock(h, j, outTs, outVals, off, source, minTs);
+    return (h, j, outTs, outVals, off, minTs, nan) => this.#decodeBlock(h, j, outTs, outVals, off, source, minTs, nan);
   }
 
-  #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: ByteSource, minTs = -Infinity): number {
+  #decodeBlock(h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, read: ByteSource, minTs = -Infinity, nan?: NaNReport): number {
     const what = `block of series ${h.seriesIds[j]} in part "${this.path}"`;
     const tsBytes = read('ts', h.tsOffsets[j]!, h.tsSizes[j]!, what);
-    return decodeBlock(blockFields(h, j), tsBytes, () => read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), outTs, outVals, off, what, minTs);
+    return decodeBlock(blockFields(h, j), tsBytes, () => read('vals', h.valOffsets[j]!, h.valSizes[j]!, what), outTs, outVals, off, what, minTs, nan);
   }
 
   /**
@@ -193,9 +193,9 @@ export class DataPart {
  * BlockReader decodes block j of header group h into outTs/outVals at off (room for all its rows
  * is the caller's job). Given minTs, it may decode only the samples at or after minTs, at their
  * places off+lo.. of the outputs (decoding backwards from the block's end): it returns lo, 0 when
- * it decoded the whole block.
+ * it decoded the whole block. nan: as decodeBlock's.
  */
-export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, minTs?: number) => number;
+export type BlockReader = (h: BlockHeaders, j: number, outTs: Float64Array, outVals: Float64Array, off: number, minTs?: number, nan?: NaNReport) => number;
 
 /** SearchBlockReader is a search's BlockReader and the release of its read buffers, once the search ends. */
 export interface SearchBlockReader {

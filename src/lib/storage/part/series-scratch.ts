@@ -5,6 +5,11 @@ export class SeriesScratch {
   ts: Float64Array;
   vals: Float64Array;
   n = 0;
+  /**
+   * mayHoldNaN: false while every value gathered is known not to be NaN (block-decode.ts
+   * NaNReport); whoever appends values it cannot vouch for sets it.
+   */
+  mayHoldNaN = false;
 
   constructor(capacity = 1024) {
     this.ts = new Float64Array(capacity);
@@ -13,6 +18,7 @@ export class SeriesScratch {
 
   reset(): void {
     this.n = 0;
+    this.mayHoldNaN = false;
   }
 
   /** ensure makes room for extra more samples after n. */

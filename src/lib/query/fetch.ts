@@ -45,11 +45,6 @@ export function fetchRaw(sel: VectorSelector, minT: number, maxT: number, st: Qu
  */
 export type RawBatches = AsyncIterable<Iterable<RawSeries>>;
 
-/** batchesOf reads a list of series as one batch and passes batches on as they are. */
-export function batchesOf(series: readonly RawSeries[] | RawBatches): RawBatches | Iterable<Iterable<RawSeries>> {
-  return Symbol.asyncIterator in series ? series : [series];
-}
-
 /**
  * streamRaw yields what fetchRaw returns in batches, keeping none: a rollup over millions of
  * samples then holds one series' samples at a time instead of all of them. The caller must be

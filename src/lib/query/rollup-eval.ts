@@ -7,7 +7,7 @@ import { QueryError } from './errors.ts';
 import { fromRecord, setLabel } from './labels.ts';
 import type { QueryState } from './query-state.ts';
 import { ROLLUP_FUNCTIONS } from './rollup-functions.ts';
-import { batchesOf, countFetched, offloadSearch, withoutStale } from './fetch.ts';
+import { countFetched, offloadSearch, withoutStale } from './fetch.ts';
 import type { RollupBatch } from './rollup-offload.ts';
 import { runWindows, type RollupSpec } from './rollup-run.ts';
 import { rollupSource, type RollupSource } from './rollup-source.ts';
@@ -62,7 +62,7 @@ export async function evalRollupCall(call: FunctionCall, grid: Grid, st: QuerySt
   }
   const reuse = sink === undefined ? undefined : { values: new Float64Array(grid.n), present: new Uint8Array(grid.n) };
   let k = 0;
-  for await (const batch of batchesOf(src.series)) {
+  for await (const batch of src.series) {
     for (const stored of batch) {
       const r = src.stale ? withoutStale(stored) : stored;
       const turn = st.yieldAfter(grid.n + r.timestamps.length);
@@ -114,7 +114,7 @@ function pickVariants(fn: RollupFunction, strParams: string[], func: string): nu
 // absentOverTime: 1 at the steps where no series had a sample in its window.
 async function absentOverTime(src: RollupSource, grid: Grid, st: QueryState): Promise<Value> {
   const covered = new Uint8Array(grid.n);
-  for await (const batch of batchesOf(src.series)) {
+  for await (const batch of src.series) {
     for (const stored of batch) {
       const r = src.stale ? withoutStale(stored) : stored;
       let lo = 0;

@@ -93,7 +93,8 @@ export function sweepRate(s: SweepWindows, isCounter: boolean, isRate: boolean):
   const len = ts.length;
   const rangeS = rangeMs / 1000;
   const shift = regularShift(s);
-  const monotone = isMonotone(vs);
+  // monotone: a counter that never drops (only counters need to know).
+  const monotone = isCounter && isMonotone(vs);
   // drops: whether lastDrop must be tracked at all (a counter that may drop somewhere).
   const drops = isCounter && !monotone;
   // cuts: whether some window's zero point may come closer than its start edge. Not in a

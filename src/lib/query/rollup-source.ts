@@ -15,8 +15,8 @@ import { gridEnd, type Grid, type RawSeries, type Series } from './types.ts';
  * step uses the single window of an @ modifier.
  */
 export interface RollupSource {
-  /** series: a list, or (range selectors) a stream to be read once, in batches (fetch.ts batchesOf). */
-  readonly series: readonly RawSeries[] | RawBatches;
+  /** series in batches: one list, or (range selectors) a stream to be read once (fetch.ts RawBatches). */
+  readonly series: Iterable<Iterable<RawSeries>> | RawBatches;
   /**
    * stale: the series are stored data that may hold staleness markers, which the reader drops
    * (fetch.ts withoutStale) as it reads each series: a filtering generator in between would cost
@@ -123,7 +123,7 @@ async function subquerySource(e: SubqueryExpr, grid: Grid, st: QueryState): Prom
   const off = e.offset === null ? 0 : st.durationMs(e.offset);
   const windows = shiftedGrid(grid, off, e.at, st);
   const series = await evalSubqueryRaw(e, windows, rangeMs, st);
-  return { series, stale: false, rangeMs, windows, fixed: e.at !== null, selector: null, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
+  return { series: [series], stale: false, rangeMs, windows, fixed: e.at !== null, selector: null, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
 }
 
 // implicitSource: MetricsQL `rate(m)`. The window is max(step, 2 × the series' sample interval),
@@ -135,7 +135,7 @@ async function implicitSource(sel: VectorSelector, grid: Grid, st: QueryState): 
   const windows = shiftedGrid(grid, off, sel.at, st);
   const raw = windows.n === 0 ? [] : (await fetchRaw(sel, windows.start - cap + 1, gridEnd(windows), st)).map(withoutStale);
   const perSeriesRange = Float64Array.from(raw, (r) => Math.min(cap, Math.max(step, 2 * medianInterval(r.timestamps))));
-  return { series: raw, stale: false, rangeMs: step, windows, fixed: sel.at !== null, perSeriesRange, selector: sel, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
+  return { series: [raw], stale: false, rangeMs: step, windows, fixed: sel.at !== null, perSeriesRange, selector: sel, extended: null, lookbackMs: st.opts.lookbackDeltaMs };
 }
 
 function medianInterval(ts: Float64Array): number {
